@@ -1,0 +1,101 @@
+package storage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"strconv"
+	"syscall"
+)
+
+// Sentinel errors that every Store maps its failures to (wrapped, so
+// errors.Is works and the original cause is kept).
+var (
+	ErrNotFound       = errors.New("object not found")
+	ErrBucketNotFound = errors.New("bucket not found")
+	ErrAccessDenied   = errors.New("access denied (check credentials)")
+	ErrChecksum       = errors.New("checksum mismatch")
+)
+
+// StatusError is a non-success HTTP response from a network store.
+type StatusError struct {
+	StatusCode int
+	Code       string // the service's error code, e.g. "SlowDown", if known
+	Message    string
+	// Err is the sentinel this response means (ErrNotFound for 404 NoSuchKey,
+	// ErrAccessDenied for 403...), or nil. errors.Is sees through to it.
+	Err error
+}
+
+func (e *StatusError) Unwrap() error { return e.Err }
+
+func (e *StatusError) Error() string {
+	if e.Code != "" {
+		return fmt.Sprintf("http %d %s: %s", e.StatusCode, e.Code, e.Message)
+	}
+	return fmt.Sprintf("http %d", e.StatusCode)
+}
+
+// OpError carries which operation on which key failed.
+type OpError struct {
+	Op  string
+	Key string
+	Err error
+}
+
+func (e *OpError) Error() string { return e.Op + " " + e.Key + ": " + e.Err.Error() }
+func (e *OpError) Unwrap() error { return e.Err }
+
+// Error classes used in results: every failed op is counted under exactly one.
+const (
+	ClassTimeout  = "timeout"
+	ClassConnRef  = "conn_refused"
+	ClassConnRst  = "conn_reset"
+	ClassConn     = "conn_error"
+	ClassNotFound = "not_found"
+	ClassDenied   = "access_denied"
+	ClassChecksum = "checksum"
+	ClassCanceled = "canceled"
+	ClassIO       = "io_error"
+	ClassOther    = "other"
+)
+
+// ErrorClass names the class an operation error is counted under:
+// "http_<status>" for HTTP failures, otherwise one of the Class constants.
+func ErrorClass(err error) string {
+	var se *StatusError
+	switch {
+	case err == nil:
+		return ""
+	case errors.As(err, &se):
+		return "http_" + strconv.Itoa(se.StatusCode)
+	case errors.Is(err, ErrChecksum):
+		return ClassChecksum
+	case errors.Is(err, ErrNotFound), errors.Is(err, ErrBucketNotFound):
+		return ClassNotFound
+	case errors.Is(err, ErrAccessDenied):
+		return ClassDenied
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, os.ErrDeadlineExceeded):
+		return ClassTimeout
+	case errors.Is(err, context.Canceled):
+		return ClassCanceled
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return ClassConnRef
+	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE):
+		return ClassConnRst
+	}
+	var ne net.Error
+	if errors.As(err, &ne) {
+		if ne.Timeout() {
+			return ClassTimeout
+		}
+		return ClassConn
+	}
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return ClassIO
+	}
+	return ClassOther
+}

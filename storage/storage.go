@@ -1,0 +1,93 @@
+package storage
+
+import (
+	"context"
+	"io"
+	"time"
+)
+
+// Store is an object store addressed by key. Keys are relative to the store's
+// root (an S3 bucket, a directory). Implementations are safe for concurrent use.
+type Store interface {
+	// Put stores size bytes read from body under key, replacing what was there.
+	Put(ctx context.Context, key string, body io.Reader, size int64, o PutOptions) (ObjectInfo, error)
+	// Get writes the object (or o.Range of it) to w and returns the bytes written.
+	Get(ctx context.Context, key string, o GetOptions, w io.Writer) (int64, error)
+	// Stat returns the object's metadata (S3 HEAD).
+	Stat(ctx context.Context, key string) (ObjectInfo, error)
+	// Delete removes key. Deleting a missing key is not an error (S3 semantics).
+	Delete(ctx context.Context, key string) error
+	// List calls fn for every object whose key starts with prefix, in key order.
+	// A non-nil error from fn stops the listing and is returned.
+	List(ctx context.Context, prefix string, fn func(ObjectInfo) error) error
+}
+
+// ObjectInfo describes one stored object.
+type ObjectInfo struct {
+	Key     string
+	Size    int64
+	ETag    string
+	ModTime time.Time
+}
+
+// Trace receives timing facts about one operation. The caller owns it and
+// reuses it across operations (no allocation per op); a store fills it in.
+type Trace struct {
+	// FirstByte is when the first response byte arrived (GET), or when the
+	// response to a fully sent body arrived (PUT). Zero if unknown.
+	FirstByte time.Time
+}
+
+// PutOptions tunes one Put.
+type PutOptions struct {
+	Trace *Trace // optional
+	// Fsync asks file stores to flush the file to stable storage before returning.
+	Fsync bool
+}
+
+// Range selects Length bytes starting at Offset. Length < 0 means "to the end".
+type Range struct {
+	Offset, Length int64
+}
+
+// GetOptions tunes one Get.
+type GetOptions struct {
+	Range *Range // nil reads the whole object
+	Trace *Trace // optional
+}
+
+// Part identifies one uploaded part of a multipart upload.
+type Part struct {
+	Number int
+	ETag   string
+	Size   int64
+}
+
+// Multiparter is implemented by stores that upload large objects in parts.
+type Multiparter interface {
+	CreateMultipart(ctx context.Context, key string) (uploadID string, err error)
+	// UploadPart uploads part number n (1-based) of size bytes.
+	UploadPart(ctx context.Context, key, uploadID string, n int, body io.Reader, size int64, o PutOptions) (Part, error)
+	CompleteMultipart(ctx context.Context, key, uploadID string, parts []Part) (ObjectInfo, error)
+	AbortMultipart(ctx context.Context, key, uploadID string) error
+}
+
+// BucketManager is implemented by stores whose root container can be created
+// and removed (an S3 bucket).
+type BucketManager interface {
+	// CreateBucket creates the store's bucket; it is not an error if the
+	// bucket already exists and is owned by the caller.
+	CreateBucket(ctx context.Context) error
+	// DeleteBucket removes the store's (empty) bucket.
+	DeleteBucket(ctx context.Context) error
+	// BucketExists reports whether the bucket exists and is reachable with
+	// the store's credentials; a failure to ask is an error.
+	BucketExists(ctx context.Context) (bool, error)
+}
+
+// ConnCounter is implemented by network stores that count transport connections.
+type ConnCounter interface {
+	// ConnStats returns how many connections were dialed and how many
+	// requests were sent in total since the store was created.
+	ConnStats() (dialed, requests uint64)
+}
