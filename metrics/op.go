@@ -1,0 +1,75 @@
+package metrics
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Op is one kind of storage operation, a small index used on the hot path.
+type Op uint8
+
+// The operations objbench measures.
+const (
+	OpPut Op = iota
+	OpGet
+	OpStat
+	OpDelete
+	OpList
+	NumOps // count of ops, not an op
+)
+
+var opNames = [NumOps]string{"PUT", "GET", "STAT", "DELETE", "LIST"}
+
+func (o Op) String() string {
+	if o < NumOps {
+		return opNames[o]
+	}
+	return fmt.Sprintf("op(%d)", o)
+}
+
+// ParseOp accepts an op name in any case; "head" is an alias of STAT and
+// "read"/"write" of GET/PUT (COSBench's words).
+func ParseOp(s string) (Op, error) {
+	switch u := strings.ToUpper(s); u {
+	case "HEAD":
+		return OpStat, nil
+	case "READ":
+		return OpGet, nil
+	case "WRITE":
+		return OpPut, nil
+	default:
+		for i, n := range opNames {
+			if n == u {
+				return Op(i), nil
+			}
+		}
+	}
+	return 0, fmt.Errorf("unknown operation %q (want put, get, stat, delete or list)", s)
+}
+
+// Result is the outcome of one operation.
+type Result struct {
+	Op Op
+	// Intended is when the schedule wanted the op to start (open loop);
+	// equal to Start in closed loop.
+	Intended  time.Time
+	Start     time.Time
+	FirstByte time.Time // zero when not measured
+	End       time.Time
+	Bytes     int64
+	Err       error
+}
+
+// Histogram geometry shared by every recorder, so histograms always merge:
+// microseconds from 1 µs to 1 h at 3 significant digits (0.1% resolution).
+const (
+	histLowest  = 1
+	histHighest = int64(time.Hour / time.Microsecond)
+	histDigits  = 3
+)
+
+func micros(d time.Duration) int64 {
+	us := int64(d / time.Microsecond)
+	return min(max(us, histLowest), histHighest)
+}

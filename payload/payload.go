@@ -1,0 +1,107 @@
+package payload
+
+import (
+	"encoding/binary"
+	"errors"
+	"io"
+	"math/rand/v2"
+)
+
+// DefaultBlockSize is large enough that common compressors (windows of 32 KiB
+// to a few MiB) never see the block repeat inside one window.
+const DefaultBlockSize = 8 << 20
+
+// Block is the shared source of payload bytes. It is read-only after
+// construction and safe for concurrent use by many Readers.
+type Block struct {
+	data []byte
+}
+
+// NewBlock fills a block of size bytes from a seeded PRNG. compressRatio <= 1
+// gives incompressible data; a ratio r > 1 zeroes all but 1/r of every 4 KiB
+// chunk, so typical compressors shrink the data about r times.
+func NewBlock(size int, seed uint64, compressRatio float64) (*Block, error) {
+	if size < 4096 {
+		return nil, errors.New("payload: block size must be at least 4096 bytes")
+	}
+	size &^= 7
+	data := make([]byte, size)
+	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	for i := 0; i+8 <= size; i += 8 {
+		binary.LittleEndian.PutUint64(data[i:], rng.Uint64())
+	}
+	if compressRatio > 1 {
+		keep := int(4096 / compressRatio)
+		for c := 0; c < size; c += 4096 {
+			end := min(c+4096, size)
+			clear(data[min(c+keep, end):end])
+		}
+	}
+	return &Block{data: data}, nil
+}
+
+// Size is the block length in bytes.
+func (b *Block) Size() int { return len(b.data) }
+
+// Reader streams size bytes of payload starting at an offset in the block.
+// The zero value is empty; Reset makes it ready for one object. A worker keeps
+// one Reader and resets it per op, so reading allocates nothing.
+type Reader struct {
+	block     *Block
+	off       int   // next read position in block
+	remaining int64 // bytes left in this object
+}
+
+// NewReader returns a Reader over b; call Reset before each object.
+func NewReader(b *Block) *Reader { return &Reader{block: b} }
+
+// Reset prepares the reader to produce size bytes, starting at a position in
+// the block derived from seed (e.g. the object's index), so different objects
+// carry different bytes.
+func (r *Reader) Reset(seed uint64, size int64) {
+	r.off = int((seed * 0x9e3779b97f4a7c15) % uint64(len(r.block.data)))
+	r.remaining = size
+}
+
+// Read implements io.Reader.
+func (r *Reader) Read(p []byte) (int, error) {
+	if r.remaining <= 0 {
+		return 0, io.EOF
+	}
+	if int64(len(p)) > r.remaining {
+		p = p[:r.remaining]
+	}
+	n := copy(p, r.block.data[r.off:])
+	r.advance(n)
+	return n, nil
+}
+
+// WriteTo implements io.WriterTo so io.Copy (and net/http's body writer) write
+// straight from the block without an intermediate buffer.
+func (r *Reader) WriteTo(w io.Writer) (int64, error) {
+	var total int64
+	for r.remaining > 0 {
+		chunk := r.block.data[r.off:]
+		if int64(len(chunk)) > r.remaining {
+			chunk = chunk[:r.remaining]
+		}
+		n, err := w.Write(chunk)
+		total += int64(n)
+		r.advance(n)
+		if err != nil {
+			return total, err
+		}
+	}
+	return total, nil
+}
+
+// Len is the number of bytes still to be read.
+func (r *Reader) Len() int64 { return r.remaining }
+
+func (r *Reader) advance(n int) {
+	r.remaining -= int64(n)
+	r.off += n
+	if r.off >= len(r.block.data) {
+		r.off = 0
+	}
+}
