@@ -1,0 +1,136 @@
+package loadgen
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/objbench/objbench/metrics"
+	"github.com/objbench/objbench/payload"
+	"github.com/objbench/objbench/storage"
+	"github.com/objbench/objbench/workload"
+)
+
+// streamRun is one stream during one step.
+type streamRun struct {
+	name      string
+	store     storage.Store
+	block     *payload.Block
+	seed      uint64
+	series    *metrics.Series
+	pacer     Pacer
+	mix       mix
+	pool      *keyPool // where PUTs add and reads pick; nil for cleanup
+	fixed     []string // prepare/cleanup: each key exactly once
+	fixedOp   metrics.Op
+	size      int64
+	rangeSize int64
+	fsync     bool
+	bounds    workload.Bounds
+	workers   int
+	run       *runState
+
+	opCtx          context.Context
+	issued, cursor atomic.Int64
+	moved          atomic.Int64
+
+	stopOnce  sync.Once
+	stopCause string
+	stop      context.CancelFunc
+}
+
+// finish records why the stream stopped (first cause wins) and stops it.
+func (s *streamRun) finish(cause string) {
+	s.stopOnce.Do(func() { s.stopCause = cause })
+	s.stop()
+}
+
+func (s *streamRun) countError() {
+	if s.run.maxErrors > 0 && s.run.errors.Add(1) >= s.run.maxErrors {
+		s.run.abort("max-errors")
+	}
+}
+
+// StreamResult is what one stream did in one step.
+type StreamResult struct {
+	Name        string            `json:"name"`
+	Concurrency int               `json:"concurrency"`
+	StoppedBy   string            `json:"stopped_by"`
+	Seconds     []metrics.Second  `json:"seconds"`
+	Window      metrics.Window    `json:"window"`
+	Totals      []metrics.OpTotal `json:"totals"`
+}
+
+// execute runs the stream's workers until they stop, sweeping the series
+// each second, and summarizes. stop ends issuing; in-flight ops then get
+// grace before their context is cancelled.
+func (s *streamRun) execute(stop context.Context, grace time.Duration) (StreamResult, error) {
+	stopCtx, cancel := context.WithCancel(stop)
+	s.stop = cancel
+	defer cancel()
+	if s.bounds.Duration > 0 {
+		var c context.CancelFunc
+		stopCtx, c = context.WithTimeout(stopCtx, s.bounds.Duration)
+		defer c()
+	}
+	opCtx, hardStop := context.WithCancel(context.WithoutCancel(stop))
+	defer hardStop()
+	s.opCtx = opCtx
+	graceTimer := context.AfterFunc(stopCtx, func() { time.AfterFunc(grace, hardStop) })
+	defer graceTimer()
+
+	workersDone := make(chan struct{})
+	var g errgroup.Group
+	g.Go(func() error { s.sweepEachSecond(workersDone); return nil })
+	var wg errgroup.Group
+	for i := range s.workers {
+		w := newWorker(s, i)
+		wg.Go(func() error { w.loop(stopCtx); return nil })
+	}
+	err := wg.Wait()
+	close(workersDone)
+	if gerr := g.Wait(); err == nil {
+		err = gerr
+	}
+	if err != nil {
+		return StreamResult{}, err
+	}
+	return s.result(stopCtx)
+}
+
+func (s *streamRun) sweepEachSecond(done <-chan struct{}) {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case now := <-t.C:
+			s.series.Sweep(now)
+		case <-done:
+			return
+		}
+	}
+}
+
+func (s *streamRun) result(stopCtx context.Context) (StreamResult, error) {
+	secs, win := s.series.Finish()
+	totals, err := metrics.Summarize(secs, win)
+	if err != nil {
+		return StreamResult{}, err
+	}
+	cause := s.stopCause
+	if cause == "" {
+		switch {
+		case s.run.aborted() != "":
+			cause = s.run.aborted()
+		case context.Cause(stopCtx) == context.DeadlineExceeded:
+			cause = "duration"
+		default:
+			cause = "interrupted"
+		}
+	}
+	return StreamResult{Name: s.name, Concurrency: s.workers, StoppedBy: cause,
+		Seconds: secs, Window: win, Totals: totals}, nil
+}

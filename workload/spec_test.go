@@ -1,0 +1,49 @@
+package workload_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/objbench/objbench/workload"
+)
+
+func TestValidateListsEveryProblem(t *testing.T) {
+	sp := workload.Spec{Stages: []workload.Stage{
+		{Name: "warm", Kind: "heat"},
+		{Name: "main", Kind: workload.KindMain, Streams: []workload.Stream{{
+			Name:        "s",
+			Mix:         []workload.OpWeight{{Op: "fly", Weight: 1}, {Op: "get", Weight: 0}},
+			Concurrency: []int{4, 0},
+			Size:        -1,
+		}}},
+		{Name: "ro", Kind: workload.KindMain, Streams: []workload.Stream{{
+			Mix: []workload.OpWeight{{Op: "delete", Weight: 1}}, Concurrency: []int{1},
+			Bounds: workload.Bounds{Duration: time.Second}, Objects: workload.KeySpace{Prefix: "theirs/", Existing: true},
+		}}},
+	}}
+	errs := sp.Validate()
+	var all []string
+	for _, e := range errs {
+		all = append(all, e.Error())
+	}
+	joined := strings.Join(all, "\n")
+	for _, want := range []string{`unknown kind "heat"`, "stage 1 (warm): no streams", `unknown operation "fly"`, "weight 0", "concurrency 0", "size -1", "no bound", `existing objects under "theirs/" are only ever read`} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("missing %q in:\n%s", want, joined)
+		}
+	}
+}
+
+func TestValidSpecHasNoProblems(t *testing.T) {
+	sp := workload.Spec{Stages: []workload.Stage{{Name: "main", Kind: workload.KindMain, Streams: []workload.Stream{{
+		Mix: []workload.OpWeight{{Op: "GET", Weight: 1}}, Concurrency: []int{1, 4}, Size: 4096,
+		Bounds: workload.Bounds{Ops: 10}, Objects: workload.KeySpace{Count: 10},
+	}}}}}
+	if errs := sp.Validate(); len(errs) != 0 {
+		t.Fatalf("unexpected problems: %v", errs)
+	}
+	if sp.Stages[0].Steps() != 2 || sp.Stages[0].Streams[0].ConcurrencyAt(5) != 4 {
+		t.Fatal("sweep of 2 values should give 2 steps, the last value held")
+	}
+}
