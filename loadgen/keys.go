@@ -18,6 +18,9 @@ type keyPool struct {
 	sizes   []int64 // per live key, only for existing (listed) objects
 	next    atomic.Int64
 	mutable bool
+	// leases counts in-flight reads per key in a mutable pool, so a DELETE
+	// never removes an object another worker is reading (a false 404).
+	leases map[string]int32
 }
 
 func newKeyPool(prefix string, size int64) *keyPool {
@@ -63,7 +66,8 @@ func (p *keyPool) newKey() (string, uint64) {
 	return p.key(i), uint64(i)
 }
 
-// pick returns a random live object, or ok=false if there is none.
+// pick returns a random live object, or ok=false if there is none. In a
+// mutable pool the key is leased until release.
 func (p *keyPool) pick(rng *rand.Rand) (key string, size int64, ok bool) {
 	if p.mutable {
 		p.mu.Lock()
@@ -73,13 +77,33 @@ func (p *keyPool) pick(rng *rand.Rand) (key string, size int64, ok bool) {
 		return "", 0, false
 	}
 	i := rng.IntN(len(p.live))
+	size = p.size
 	if p.sizes != nil {
-		return p.live[i], p.sizes[i], true
+		size = p.sizes[i]
 	}
-	return p.live[i], p.size, true
+	if p.mutable {
+		if p.leases == nil {
+			p.leases = map[string]int32{}
+		}
+		p.leases[p.live[i]]++
+	}
+	return p.live[i], size, true
 }
 
-// take removes and returns a random live object (for DELETE).
+// release ends the lease pick took on key.
+func (p *keyPool) release(key string) {
+	if !p.mutable {
+		return
+	}
+	p.mu.Lock()
+	if p.leases[key]--; p.leases[key] <= 0 {
+		delete(p.leases, key)
+	}
+	p.mu.Unlock()
+}
+
+// take removes and returns a random live object (for DELETE), preferring
+// one nobody is reading.
 func (p *keyPool) take(rng *rand.Rand) (string, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -88,6 +112,9 @@ func (p *keyPool) take(rng *rand.Rand) (string, bool) {
 		return "", false
 	}
 	i := rng.IntN(n)
+	for j := 0; j < n && p.leases[p.live[i]] > 0; j++ {
+		i = (i + 1) % n
+	}
 	k := p.live[i]
 	p.live[i] = p.live[n-1]
 	p.live = p.live[:n-1]

@@ -245,3 +245,29 @@ func TestReadingNothingIsAnError(t *testing.T) {
 		t.Fatal("unexpected status error")
 	}
 }
+
+func TestCleanupWithNothingToDeleteIsEmpty(t *testing.T) {
+	store := mem.New()
+	ctx := context.Background()
+	if _, err := store.Put(ctx, "theirs/a", strings.NewReader("x"), 1, storage.PutOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	sp := workload.Spec{Stages: []workload.Stage{
+		{Name: "main", Kind: workload.KindMain, Streams: []workload.Stream{{Name: "g", Mix: []workload.OpWeight{{Op: "get", Weight: 1}},
+			Concurrency: []int{2}, Bounds: workload.Bounds{Ops: 10}, Objects: workload.KeySpace{Prefix: "theirs/", Existing: true}}}},
+		{Name: "cleanup", Kind: workload.KindCleanup},
+	}}
+	out, err := loadgen.Run(ctx, config(t, store, sp))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := total(t, out.Steps[0], "GET"); g.OK != 10 {
+		t.Errorf("read %d existing objects, want 10", g.OK)
+	}
+	if len(out.Steps) != 2 || len(out.Steps[1].Streams) != 0 || !out.CleanedUp {
+		t.Errorf("cleanup with nothing to delete: %+v", out.Steps[len(out.Steps)-1])
+	}
+	if left := keys(t, store); len(left) != 1 {
+		t.Errorf("store holds %v", left)
+	}
+}

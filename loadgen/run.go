@@ -201,7 +201,7 @@ func (r *runState) newStream(ctx context.Context, kind workload.StageKind, sp wo
 		if sp.Objects.Existing || sp.Objects.Count == 0 {
 			return nil, nil
 		}
-		s.fixed, s.fixedOp = pool.plan(sp.Objects.Count), metrics.OpPut
+		s.listed, s.fixed, s.fixedOp = true, pool.plan(sp.Objects.Count), metrics.OpPut
 		s.bounds = workload.Bounds{}
 		s.workers = min(sp.MaxConcurrency(), sp.Objects.Count)
 		return s, nil
@@ -257,11 +257,14 @@ func (r *runState) cleanup(ctx context.Context, st workload.Stage) (StepResult, 
 	}); err != nil {
 		return StepResult{}, fmt.Errorf("cleanup: list %q: %w", ns, err)
 	}
+	if len(keys) == 0 {
+		return StepResult{Stage: st.Name, Kind: st.Kind, Start: time.Now()}, nil
+	}
 	conc := 8
 	if len(st.Streams) > 0 {
 		conc = st.Streams[0].MaxConcurrency()
 	}
 	s := &streamRun{name: "cleanup", store: r.cfg.Store, block: r.cfg.Block, pacer: ClosedLoop{},
-		fixed: keys, fixedOp: metrics.OpDelete, workers: max(1, min(conc, len(keys))), run: r}
+		listed: true, fixed: keys, fixedOp: metrics.OpDelete, workers: max(1, min(conc, len(keys))), run: r}
 	return r.measure(ctx, st, 0, []*streamRun{s})
 }

@@ -24,7 +24,8 @@ type streamRun struct {
 	pacer     Pacer
 	mix       mix
 	pool      *keyPool // where PUTs add and reads pick; nil for cleanup
-	fixed     []string // prepare/cleanup: each key exactly once
+	listed    bool     // prepare/cleanup: run fixedOp on each key of fixed once
+	fixed     []string
 	fixedOp   metrics.Op
 	size      int64
 	rangeSize int64

@@ -64,6 +64,9 @@ func (w *worker) loop(stop context.Context) {
 			return
 		}
 		w.run(t)
+		if t.op == metrics.OpGet || t.op == metrics.OpStat {
+			s.pool.release(t.key)
+		}
 		w.rec.Record(&w.res)
 		if w.res.Err != nil {
 			s.countError()
@@ -77,7 +80,7 @@ func (w *worker) loop(stop context.Context) {
 // next chooses the next task; ok=false means the stream has no more work.
 func (w *worker) next() (task, bool) {
 	s := w.s
-	if s.fixed != nil { // prepare or cleanup: each listed key once
+	if s.listed {
 		i := s.cursor.Add(1) - 1
 		if i >= int64(len(s.fixed)) {
 			s.finish("done")

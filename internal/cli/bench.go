@@ -1,0 +1,132 @@
+package cli
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/objbench/objbench/workload"
+)
+
+// benchOptions are the flags shared by run and the one-op commands.
+type benchOptions struct {
+	target      targetOptions
+	size        string
+	concurrency string
+	duration    time.Duration
+	ops         int64
+	bytes       string
+	objects     int
+	prefix      string
+	noPrepare   bool
+	noCleanup   bool
+	rangeSize   string
+	mix         string
+	fsync       bool
+	out         string
+	csv         string
+	maxErrors   int64
+	grace       time.Duration
+	seed        uint64
+	quiet       bool
+}
+
+func (o *benchOptions) register(f *pflag.FlagSet, op string) {
+	o.target.register(f)
+	defSize := "64KiB"
+	if op == "list" {
+		defSize = "4KiB"
+	}
+	f.StringVar(&o.size, "size", defSize, "object size (B, KB, KiB, MB, MiB, GB, GiB)")
+	f.StringVarP(&o.concurrency, "concurrency", "c", "8", "workers; a comma list (1,4,16,64) runs one step per value")
+	f.DurationVarP(&o.duration, "duration", "d", 0, "how long each step runs (default 10s, 5s for run, when no --ops/--bytes)")
+	f.Int64Var(&o.ops, "ops", 0, "stop each step after this many ops")
+	f.StringVar(&o.bytes, "bytes", "", "stop each step after moving this many bytes (e.g. 10GiB)")
+	f.IntVar(&o.objects, "objects", 0, "objects to prepare for get/stat/delete/list/mixed (default: 200, at most 1 GiB of them; delete: 1000)")
+	f.StringVar(&o.prefix, "prefix", "", "with --no-prepare: read the objects already under this prefix (found by listing)")
+	f.BoolVar(&o.noPrepare, "no-prepare", false, "do not write objects first; read those under --prefix")
+	f.BoolVar(&o.noCleanup, "no-cleanup", false, "keep the objects this run wrote (under objbench/RUN-ID/)")
+	f.StringVar(&o.rangeSize, "range-size", "", "GET reads this many bytes at a random offset (ranged GET)")
+	f.BoolVar(&o.fsync, "fsync", false, "file targets: fsync each file after writing it")
+	f.StringVarP(&o.out, "out", "o", "", "result file (default objbench-results/RUN-ID.json)")
+	f.StringVar(&o.csv, "csv", "", "also write the table as CSV to this file")
+	f.Int64Var(&o.maxErrors, "max-errors", 0, "stop the run after this many failed ops (default: never)")
+	f.DurationVar(&o.grace, "grace", 10*time.Second, "how long in-flight ops may finish after a step stops issuing")
+	f.Uint64Var(&o.seed, "seed", 0, "payload seed (default: random; recorded in the result)")
+	f.BoolVarP(&o.quiet, "quiet", "q", false, "print only the table")
+	if op == "mixed" || op == "run" {
+		f.StringVar(&o.mix, "mix", "get=45,put=15,stat=25,delete=10,list=5", "op weights for the mixed workload")
+	}
+}
+
+// parsed holds the flag values that need parsing.
+type parsed struct {
+	size, bytes, rangeSize int64
+	conc                   []int
+	mix                    []workload.OpWeight
+}
+
+func (o *benchOptions) parse(op string) (parsed, error) {
+	var p parsed
+	var err error
+	if p.size, err = workload.ParseSize(o.size); err != nil {
+		return p, usagef("--size: %v", err)
+	}
+	if o.bytes != "" {
+		if p.bytes, err = workload.ParseSize(o.bytes); err != nil {
+			return p, usagef("--bytes: %v", err)
+		}
+	}
+	if o.rangeSize != "" {
+		if p.rangeSize, err = workload.ParseSize(o.rangeSize); err != nil {
+			return p, usagef("--range-size: %v", err)
+		}
+	}
+	if p.conc, err = parseIntList(o.concurrency); err != nil {
+		return p, usagef("--concurrency: %v", err)
+	}
+	if o.duration < 0 || o.ops < 0 || o.objects < 0 || o.maxErrors < 0 {
+		return p, usagef("--duration, --ops, --objects and --max-errors must not be negative")
+	}
+	if o.noPrepare && o.prefix == "" {
+		return p, usagef("--no-prepare needs --prefix: where the objects to read are")
+	}
+	switch {
+	case op == "mixed" || op == "run":
+		p.mix, err = parseMix(o.mix)
+	default:
+		p.mix = []workload.OpWeight{{Op: op, Weight: 1}}
+	}
+	if err != nil {
+		return p, usagef("--mix: %v", err)
+	}
+	return p, nil
+}
+
+func parseIntList(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("bad value %q: want positive whole numbers, like 1,4,16", f)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+func parseMix(s string) ([]workload.OpWeight, error) {
+	var out []workload.OpWeight
+	for _, f := range strings.Split(s, ",") {
+		op, w, ok := strings.Cut(strings.TrimSpace(f), "=")
+		n, err := strconv.Atoi(w)
+		if !ok || err != nil || n < 1 {
+			return nil, fmt.Errorf("bad entry %q: want op=weight, like get=80,put=20", f)
+		}
+		out = append(out, workload.OpWeight{Op: op, Weight: n})
+	}
+	return out, nil
+}

@@ -1,0 +1,108 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes.
+const (
+	ExitOK          = 0
+	ExitFailure     = 1   // the run could not be done or failed its thresholds
+	ExitUsage       = 2   // bad flags, arguments or input files
+	ExitInterrupted = 130 // stopped by a signal; a partial result was written
+)
+
+// Version is set at build time with -ldflags "-X .../internal/cli.Version=...".
+var Version = "dev"
+
+// Env is everything a command may touch of the outside world, so tests can
+// run commands in-process with their own arguments, output and environment.
+type Env struct {
+	Args   []string
+	Stdout io.Writer
+	Stderr io.Writer
+	Getenv func(string) string
+}
+
+// OSEnv is the real process environment.
+func OSEnv() Env {
+	return Env{Args: os.Args[1:], Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}
+}
+
+// usageError marks errors caused by bad input (exit code 2).
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+
+// errInterrupted is returned when a signal cut the run short.
+var errInterrupted = errors.New("interrupted")
+
+// Execute runs the command line in env and returns the process exit code.
+func Execute(ctx context.Context, env Env) int {
+	root := newRootCommand(env)
+	root.SetArgs(env.Args)
+	root.SetOut(env.Stdout)
+	root.SetErr(env.Stderr)
+	err := root.ExecuteContext(ctx)
+	var ue usageError
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.Is(err, errInterrupted):
+		fmt.Fprintln(env.Stderr, "objbench: interrupted; partial result written")
+		return ExitInterrupted
+	case errors.As(err, &ue) || isCobraUsage(err):
+		fmt.Fprintf(env.Stderr, "objbench: %v\nRun 'objbench --help' for usage.\n", err)
+		return ExitUsage
+	default:
+		fmt.Fprintf(env.Stderr, "objbench: %v\n", err)
+		return ExitFailure
+	}
+}
+
+func newRootCommand(env Env) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "objbench",
+		Short: "Measure object storage (S3) and file systems: speed, latency tails, and whether to trust the numbers",
+		Long: `objbench measures S3-compatible object storage and file systems.
+
+With no endpoint it starts an embedded S3 server on 127.0.0.1, so
+'objbench run' works out of the box. Point it at a real store with
+--endpoint-url and --bucket (credentials as the aws CLI finds them), or at
+a directory with --target file:///path.
+
+Every run prints a latency/throughput table and writes a result file
+(JSON) that 'objbench report' can print again later.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       Version,
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.AddCommand(newRunCommand(env))
+	for _, op := range benchOps {
+		root.AddCommand(newOpCommand(env, op))
+	}
+	root.AddCommand(newServerCommand(env), newReportCommand(env))
+	return root
+}
+
+// isCobraUsage recognises cobra's own argument errors (unknown command...).
+func isCobraUsage(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand", "accepts ", "requires ", "invalid argument"} {
+		if strings.Contains(msg, p) {
+			return true
+		}
+	}
+	return false
+}

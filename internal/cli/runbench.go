@@ -1,0 +1,165 @@
+package cli
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/objbench/objbench/loadgen"
+	"github.com/objbench/objbench/payload"
+	"github.com/objbench/objbench/report"
+	"github.com/objbench/objbench/sysmon"
+	"github.com/objbench/objbench/workload"
+)
+
+// runBench runs spec against the target the options name, writes the result
+// file (also when interrupted), prints the table and returns the error that
+// decides the exit code.
+func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) error {
+	note := notes(env, o.quiet)
+	if errs := sp.Validate(); len(errs) > 0 {
+		return usageError{errors.Join(errs...)}
+	}
+	runID := newRunID()
+	out := o.out
+	if out == "" {
+		out = filepath.Join("objbench-results", runID+".json")
+	}
+	maxConc := 1
+	for _, st := range sp.Stages {
+		for _, s := range st.Streams {
+			maxConc = max(maxConc, s.MaxConcurrency())
+		}
+	}
+	tgt, err := o.target.open(ctx, env, maxConc, note)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = tgt.close(context.WithoutCancel(ctx)) }()
+	if err := checkWritable(out); err != nil { // before any work, after every input is checked
+		return usagef("--out %s: %v", out, err)
+	}
+	seed := o.seed
+	if seed == 0 {
+		seed = randomSeed()
+	}
+	block, err := payload.NewBlock(payload.DefaultBlockSize, seed, 0)
+	if err != nil {
+		return err
+	}
+	res := &report.Result{Schema: report.SchemaVersion, Tool: report.Tool{Name: "objbench", Version: Version},
+		RunID: runID, Started: time.Now(), Machine: sysmon.ReadMachine(), Target: tgt.info, Spec: sp}
+	res.Target.Namespace = "objbench/" + runID + "/"
+	stopNote := context.AfterFunc(ctx, func() {
+		note("interrupt: finishing in-flight ops, then cleaning up (Ctrl-C again to quit at once)")
+	})
+	defer stopNote()
+	outcome, runErr := loadgen.Run(ctx, loadgen.Config{
+		Store: tgt.store, Spec: sp, Namespace: res.Target.Namespace, Block: block, Seed: seed,
+		Grace: o.grace, MaxErrors: o.maxErrors, NoCleanup: o.noCleanup,
+		OnStep: func(st workload.Stage, i int) { note("%s", describeStep(st, i)) },
+	})
+	res.Finished = time.Now()
+	if outcome != nil {
+		res.Steps, res.Interrupted, res.Aborted, res.CleanedUp = outcome.Steps, outcome.Interrupted, outcome.Aborted, outcome.CleanedUp
+	}
+	if outcome == nil && runErr != nil {
+		return runErr
+	}
+	return finish(env, o, res, out, runErr, note)
+}
+
+// finish writes the result and table and decides the outcome.
+func finish(env Env, o *benchOptions, res *report.Result, out string, runErr error, note func(string, ...any)) error {
+	if err := report.Write(out, res); err != nil {
+		return fmt.Errorf("write result %s: %w", out, err)
+	}
+	if err := report.WriteTable(env.Stdout, res); err != nil {
+		return err
+	}
+	if o.csv != "" {
+		if err := writeCSVFile(o.csv, res); err != nil {
+			return err
+		}
+	}
+	note("result: %s", out)
+	if !res.CleanedUp && o.noCleanup {
+		note("objects kept under %s (--no-cleanup)", res.Target.Namespace)
+	}
+	switch {
+	case runErr != nil:
+		return runErr
+	case res.Interrupted:
+		return errInterrupted
+	case res.Aborted != "":
+		return fmt.Errorf("run stopped early: %s (--max-errors %d)", res.Aborted, o.maxErrors)
+	}
+	return nil
+}
+
+func writeCSVFile(path string, res *report.Result) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".objbench-*.csv.tmp")
+	if err != nil {
+		return fmt.Errorf("--csv %s: %w", path, err)
+	}
+	defer os.Remove(f.Name())
+	if err := report.WriteCSV(f, res); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
+func describeStep(st workload.Stage, i int) string {
+	s := st.Streams[0]
+	switch st.Kind {
+	case workload.KindPrepare:
+		return fmt.Sprintf("prepare: writing %d objects of %s with %d workers", s.Objects.Count,
+			report.Bytes(float64(s.Size)), s.MaxConcurrency())
+	default:
+		return fmt.Sprintf("%s: step %d/%d, %s with %d workers", st.Name, i+1, st.Steps(), s.Name, s.ConcurrencyAt(i))
+	}
+}
+
+func notes(env Env, quiet bool) func(string, ...any) {
+	return func(format string, a ...any) {
+		if !quiet {
+			fmt.Fprintf(env.Stderr, "objbench: "+format+"\n", a...)
+		}
+	}
+}
+
+func newRunID() string {
+	var b [3]byte
+	_, _ = rand.Read(b[:])
+	return time.Now().UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
+}
+
+func randomSeed() uint64 {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return binary.LittleEndian.Uint64(b[:]) | 1
+}
+
+// checkWritable fails before any work if the result cannot be written.
+func checkWritable(path string) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, ".objbench-check-*")
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}

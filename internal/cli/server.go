@@ -1,0 +1,66 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/objbench/objbench/s3server"
+)
+
+func newServerCommand(env Env) *cobra.Command {
+	var c s3server.Config
+	var memory bool
+	cmd := &cobra.Command{
+		Use:   "server",
+		Short: "Run the embedded S3 server standalone, for other tools (aws CLI, rclone, s3cmd, boto3) to measure against",
+		Long: `Run objbench's embedded S3-compatible server until interrupted.
+
+It keeps objects in memory (default) or in --data DIR, and prints its
+endpoint and credentials. It is for local measurement only: it accepts any
+credentials and should never be exposed beyond this machine.`,
+		Example: `  objbench server --listen 127.0.0.1:9000 --bucket bench
+  AWS_ACCESS_KEY_ID=... AWS_SECRET_ACCESS_KEY=... aws --endpoint-url http://127.0.0.1:9000 s3 ls s3://bench`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if memory && c.DataDir != "" {
+				return usagef("--memory and --data exclude each other")
+			}
+			return runServer(cmd.Context(), env, c)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&c.Listen, "listen", "127.0.0.1:9000", "address to listen on")
+	f.StringVar(&c.DataDir, "data", "", "keep objects in this directory (default: in memory)")
+	f.BoolVar(&memory, "memory", false, "keep objects in memory (the default)")
+	f.StringSliceVar(&c.Buckets, "bucket", []string{"objbench"}, "buckets to create at start")
+	f.StringVar(&c.AccessKey, "access-key", "", "access key to print for clients (default: random)")
+	f.StringVar(&c.SecretKey, "secret-key", "", "secret key to print for clients (default: random)")
+	return cmd
+}
+
+func runServer(ctx context.Context, env Env, c s3server.Config) error {
+	c.Quiet = true
+	srv, err := s3server.Start(ctx, c)
+	if err != nil {
+		return fmt.Errorf("start server: %w", err)
+	}
+	where := "memory"
+	if c.DataDir != "" {
+		where = c.DataDir
+	}
+	// The user asked for these credentials to hand to other tools; they
+	// belong to this throwaway local server only.
+	fmt.Fprintf(env.Stdout, `objbench S3 server (%s) listening
+  endpoint:  %s
+  buckets:   %v
+  export AWS_ACCESS_KEY_ID=%s AWS_SECRET_ACCESS_KEY=%s AWS_ENDPOINT_URL=%s
+Ctrl-C stops it.
+`, where, srv.Endpoint(), c.Buckets, srv.AccessKey(), srv.SecretKey(), srv.Endpoint())
+	<-ctx.Done()
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	return srv.Close(sctx)
+}

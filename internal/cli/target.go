@@ -1,0 +1,185 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/objbench/objbench/report"
+	"github.com/objbench/objbench/s3server"
+	"github.com/objbench/objbench/storage"
+	"github.com/objbench/objbench/storage/fs"
+	"github.com/objbench/objbench/storage/s3"
+)
+
+// targetOptions say where to measure: flags in the aws CLI's habits.
+type targetOptions struct {
+	target       string // file:///dir or s3://bucket
+	endpoint     string
+	bucket       string
+	region       string
+	profile      string
+	addressing   string
+	insecure     bool
+	caBundle     string
+	timeout      time.Duration
+	createBucket bool
+	direct       bool
+}
+
+func (o *targetOptions) register(f *pflag.FlagSet) {
+	f.StringVar(&o.target, "target", "", "what to measure: s3://BUCKET or file:///DIR (default: --bucket at --endpoint-url, or the embedded server)")
+	f.StringVar(&o.endpoint, "endpoint-url", "", "S3 endpoint URL, e.g. http://10.0.0.5:9000 (default: $AWS_ENDPOINT_URL; none and no --bucket: embedded server)")
+	f.StringVar(&o.bucket, "bucket", "", "S3 bucket to use")
+	f.StringVar(&o.region, "region", "", "region for signing (default: from --profile/env, else us-east-1)")
+	f.StringVar(&o.profile, "profile", "", "aws shared config profile for credentials and region")
+	f.StringVar(&o.addressing, "addressing", "auto", "bucket addressing: path, virtual, or auto (path when --endpoint-url is set)")
+	f.BoolVar(&o.insecure, "insecure", false, "skip TLS certificate verification")
+	f.StringVar(&o.caBundle, "ca-bundle", "", "PEM file of CA certificates for https (default: $AWS_CA_BUNDLE)")
+	f.DurationVar(&o.timeout, "request-timeout", 0, "give up on a request whose response headers take longer (0: never)")
+	f.BoolVar(&o.createBucket, "create-bucket", false, "create --bucket if it does not exist")
+	f.BoolVar(&o.direct, "direct", false, "file targets: open files with O_DIRECT (bypass the page cache)")
+}
+
+// openedTarget is a ready store plus what the result file says about it.
+type openedTarget struct {
+	store storage.Store
+	info  report.Target
+	close func(context.Context) error
+}
+
+// open resolves the options to a store. With no endpoint, bucket or target
+// it starts the embedded server, whose lifetime ends with close.
+func (o *targetOptions) open(ctx context.Context, env Env, maxConns int, note func(string, ...any)) (*openedTarget, error) {
+	if o.target != "" {
+		u, err := url.Parse(o.target)
+		if err != nil || (u.Scheme != "file" && u.Scheme != "s3") {
+			return nil, usagef("bad --target %q: want file:///DIR or s3://BUCKET", o.target)
+		}
+		if u.Scheme == "file" {
+			return o.openFS(u)
+		}
+		if o.bucket != "" && o.bucket != u.Host {
+			return nil, usagef("--target %s and --bucket %s disagree", o.target, o.bucket)
+		}
+		o.bucket = u.Host
+	}
+	if o.endpoint == "" {
+		o.endpoint = env.Getenv("AWS_ENDPOINT_URL")
+	}
+	if o.caBundle == "" {
+		o.caBundle = env.Getenv("AWS_CA_BUNDLE")
+	}
+	switch o.addressing {
+	case "auto", "path", "virtual":
+	default:
+		return nil, usagef("bad --addressing %q: want path, virtual or auto", o.addressing)
+	}
+	if o.endpoint == "" && o.bucket == "" {
+		return o.openEmbedded(ctx, maxConns, note)
+	}
+	if o.bucket == "" {
+		return nil, usagef("--endpoint-url %s needs --bucket", o.endpoint)
+	}
+	return o.openS3(ctx, maxConns, s3.Config{})
+}
+
+func (o *targetOptions) openFS(u *url.URL) (*openedTarget, error) {
+	if u.Host != "" && u.Host != "localhost" {
+		return nil, usagef("bad --target %q: a file URL has three slashes, file:///DIR", o.target)
+	}
+	st, err := fs.New(u.Path, fs.Options{Direct: o.direct})
+	if err != nil {
+		return nil, usagef("--target %s: %v", o.target, err)
+	}
+	return &openedTarget{store: st, info: report.Target{Kind: "fs", Root: u.Path},
+		close: func(context.Context) error { return nil }}, nil
+}
+
+func (o *targetOptions) openEmbedded(ctx context.Context, maxConns int, note func(string, ...any)) (*openedTarget, error) {
+	srv, err := s3server.Start(ctx, s3server.Config{Listen: "127.0.0.1:0", Buckets: []string{"objbench"}, Quiet: true})
+	if err != nil {
+		return nil, fmt.Errorf("start the embedded S3 server: %w", err)
+	}
+	note("no endpoint given: embedded S3 server (in memory) at %s, bucket objbench", srv.Endpoint())
+	o.endpoint, o.bucket = srv.Endpoint(), "objbench"
+	t, err := o.openS3(ctx, maxConns, s3.Config{AccessKey: srv.AccessKey(), SecretKey: srv.SecretKey(), Region: "us-east-1"})
+	if err != nil {
+		_ = srv.Close(ctx)
+		return nil, err
+	}
+	t.info.Embedded = true
+	inner := t.close
+	t.close = func(ctx context.Context) error { return errors.Join(inner(ctx), srv.Close(ctx)) }
+	return t, nil
+}
+
+func (o *targetOptions) openS3(ctx context.Context, maxConns int, c s3.Config) (*openedTarget, error) {
+	if o.endpoint != "" {
+		if u, err := url.Parse(o.endpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, usagef("bad --endpoint-url %q: want http://HOST[:PORT] or https://HOST[:PORT]", o.endpoint)
+		}
+	}
+	c.Endpoint, c.Bucket, c.Profile, c.Insecure, c.CABundle = o.endpoint, o.bucket, o.profile, o.insecure, o.caBundle
+	c.MaxConns, c.Timeout = maxConns, o.timeout
+	if o.region != "" {
+		c.Region = o.region
+	}
+	c.PathStyle = o.addressing == "path" || (o.addressing == "auto" && o.endpoint != "")
+	st, err := s3.New(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	closeStore := func(context.Context) error { return st.Close() }
+	if err := o.checkBucket(ctx, st); err != nil {
+		_ = st.Close()
+		return nil, err
+	}
+	where := o.endpoint
+	if where == "" {
+		where = "AWS S3"
+	}
+	return &openedTarget{store: st, close: closeStore, info: report.Target{
+		Kind: "s3", Endpoint: where, Bucket: o.bucket, Region: st.Region(), PathStyle: c.PathStyle,
+		Signing: "SigV4 UNSIGNED-PAYLOAD", Checksums: "none",
+	}}, nil
+}
+
+// checkBucket fails early, with one clear line, on an unreachable endpoint,
+// bad credentials or a missing bucket.
+func (o *targetOptions) checkBucket(ctx context.Context, st *s3.Store) error {
+	where := o.endpoint
+	if where == "" {
+		where = "AWS S3"
+	}
+	ok, err := st.BucketExists(ctx)
+	switch {
+	case errors.Is(err, storage.ErrAccessDenied):
+		return fmt.Errorf("access denied to bucket %s at %s: check credentials (--profile, AWS_ACCESS_KEY_ID...)", o.bucket, where)
+	case err != nil:
+		return fmt.Errorf("cannot reach %s: %v", where, rootCause(err))
+	case ok:
+		return nil
+	case !o.createBucket:
+		return fmt.Errorf("bucket %s does not exist at %s (create it, or pass --create-bucket)", o.bucket, where)
+	}
+	if err := st.CreateBucket(ctx); err != nil {
+		return fmt.Errorf("create bucket %s at %s: %w", o.bucket, where, err)
+	}
+	return nil
+}
+
+// rootCause strips wrapping down to the most specific message, so a dial
+// failure reads "connection refused" rather than a chain of prefixes.
+func rootCause(err error) string {
+	msg := err.Error()
+	if i := strings.LastIndex(msg, ": "); i >= 0 && i+2 < len(msg) {
+		return msg[i+2:]
+	}
+	return msg
+}

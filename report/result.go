@@ -1,0 +1,120 @@
+package report
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/objbench/objbench/loadgen"
+	"github.com/objbench/objbench/metrics"
+	"github.com/objbench/objbench/sysmon"
+	"github.com/objbench/objbench/workload"
+)
+
+// SchemaVersion is the result file format; readers refuse newer versions.
+const SchemaVersion = 1
+
+// Result is one run's result file.
+type Result struct {
+	Schema      int                  `json:"schema"`
+	Tool        Tool                 `json:"tool"`
+	RunID       string               `json:"run_id"`
+	Started     time.Time            `json:"started"`
+	Finished    time.Time            `json:"finished"`
+	Interrupted bool                 `json:"interrupted"`
+	Aborted     string               `json:"aborted,omitempty"`
+	CleanedUp   bool                 `json:"cleaned_up"`
+	Machine     sysmon.Machine       `json:"machine"`
+	Target      Target               `json:"target"`
+	Spec        workload.Spec        `json:"spec"`
+	Steps       []loadgen.StepResult `json:"steps"`
+}
+
+// Tool identifies the program that wrote the result.
+type Tool struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// Target describes what was measured. It never holds credentials.
+type Target struct {
+	Kind      string `json:"kind"` // "s3" or "fs"
+	Endpoint  string `json:"endpoint,omitempty"`
+	Bucket    string `json:"bucket,omitempty"`
+	Region    string `json:"region,omitempty"`
+	PathStyle bool   `json:"path_style,omitempty"`
+	Embedded  bool   `json:"embedded,omitempty"` // objbench's own in-process server
+	Root      string `json:"root,omitempty"`     // file system directory
+	// How requests were signed and checksummed (S3).
+	Signing   string `json:"signing,omitempty"`
+	Checksums string `json:"checksums,omitempty"`
+	Namespace string `json:"namespace"`
+}
+
+// Write stores r at path atomically (a temporary file renamed into place),
+// creating the directory if needed: a reader never sees half a file.
+func Write(path string, r *Result) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".objbench-*.json.tmp")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // no-op after a successful rename
+	enc := json.NewEncoder(tmp)
+	enc.SetIndent("", " ")
+	if err := enc.Encode(r); err != nil {
+		tmp.Close()
+		return fmt.Errorf("encode result: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// Read loads a result file and recomputes every total from its per-second
+// records, so what is reported never depends on stored summaries.
+func Read(path string) (*Result, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r, err := Decode(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return r, nil
+}
+
+// Decode reads a result document from rd and recomputes its totals.
+func Decode(rd io.Reader) (*Result, error) {
+	var r Result
+	dec := json.NewDecoder(rd)
+	if err := dec.Decode(&r); err != nil {
+		return nil, fmt.Errorf("not an objbench result file: %w", err)
+	}
+	switch {
+	case r.Schema == 0:
+		return nil, errors.New("not an objbench result file (no schema version)")
+	case r.Schema > SchemaVersion:
+		return nil, fmt.Errorf("result schema %d is newer than this objbench understands (%d): upgrade objbench", r.Schema, SchemaVersion)
+	}
+	for i := range r.Steps {
+		for j := range r.Steps[i].Streams {
+			s := &r.Steps[i].Streams[j]
+			totals, err := metrics.Summarize(s.Seconds, s.Window)
+			if err != nil {
+				return nil, fmt.Errorf("step %d stream %s: %w", i, s.Name, err)
+			}
+			s.Totals = totals
+		}
+	}
+	return &r, nil
+}

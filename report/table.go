@@ -1,0 +1,176 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/objbench/objbench/loadgen"
+	"github.com/objbench/objbench/metrics"
+)
+
+// row is one op of one stream in one step.
+type row struct {
+	step   *loadgen.StepResult
+	stream *loadgen.StreamResult
+	t      metrics.OpTotal
+}
+
+func rows(r *Result) []row {
+	var out []row
+	for i := range r.Steps {
+		st := &r.Steps[i]
+		for j := range st.Streams {
+			for _, t := range st.Streams[j].Totals {
+				out = append(out, row{st, &st.Streams[j], t})
+			}
+		}
+	}
+	return out
+}
+
+func multiStream(r *Result) bool {
+	for _, s := range r.Steps {
+		if len(s.Streams) > 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// WriteTable prints the latency/throughput table, a TTFB table for ops that
+// have one, errors by class, and one line per step on the client's cost.
+func WriteTable(w io.Writer, r *Result) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	streams := multiStream(r)
+	head := "STAGE\t"
+	if streams {
+		head += "STREAM\t"
+	}
+	fmt.Fprintln(tw, head+"OP\tCONC\tOPS/S\tTHROUGHPUT\tAVG\tP25\tP50\tP75\tP90\tP99\tP99.9\tMAX\tERR")
+	all := rows(r)
+	for _, x := range all {
+		fmt.Fprint(tw, x.step.Stage+"\t")
+		if streams {
+			fmt.Fprint(tw, x.stream.Name+"\t")
+		}
+		p := x.t.Latency
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\n", x.t.Op, x.stream.Concurrency,
+			rate(x.t.OpsPerSec), Bytes(x.t.BytesPerSec)+"/s", ms(p.Avg), msi(p.P25), msi(p.P50), msi(p.P75),
+			msi(p.P90), msi(p.P99), msi(p.P999), msi(p.Max), x.t.Ops-x.t.OK)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	writeTTFB(w, all)
+	writeErrors(w, all)
+	fmt.Fprintln(w, "latencies in ms; OPS/S and THROUGHPUT over the common window (ramp-up/down excluded)")
+	if r.Target.Embedded {
+		fmt.Fprintln(w, "CPU is the whole process's: it includes the embedded server's work")
+	}
+	for _, s := range r.Steps {
+		writeStepLine(w, &s)
+	}
+	return nil
+}
+
+func writeTTFB(w io.Writer, all []row) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	any := false
+	for _, x := range all {
+		if x.t.TTFB == nil || x.t.TTFB.Count == 0 {
+			continue
+		}
+		if !any {
+			fmt.Fprintln(w, "\nTime to first byte (GET: first response byte; PUT: response after the body was sent)")
+			fmt.Fprintln(tw, "STAGE\tOP\tCONC\tAVG\tP25\tP50\tP75\tP90\tP99\tP99.9\tMAX")
+			any = true
+		}
+		p := x.t.TTFB
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", x.step.Stage, x.t.Op, x.stream.Concurrency,
+			ms(p.Avg), msi(p.P25), msi(p.P50), msi(p.P75), msi(p.P90), msi(p.P99), msi(p.P999), msi(p.Max))
+	}
+	_ = tw.Flush()
+	if any {
+		fmt.Fprintln(w)
+	}
+}
+
+func writeErrors(w io.Writer, all []row) {
+	for _, x := range all {
+		if len(x.t.Errors) == 0 {
+			continue
+		}
+		classes := make([]string, 0, len(x.t.Errors))
+		for c, n := range x.t.Errors {
+			classes = append(classes, fmt.Sprintf("%s=%d", c, n))
+		}
+		sort.Strings(classes)
+		fmt.Fprintf(w, "errors %s %s conc %d: %s\n", x.step.Stage, x.t.Op, x.stream.Concurrency, strings.Join(classes, " "))
+	}
+}
+
+func writeStepLine(w io.Writer, s *loadgen.StepResult) {
+	var ops int64
+	var stopped []string
+	conc := 0
+	for _, st := range s.Streams {
+		conc += st.Concurrency
+		stopped = append(stopped, st.StoppedBy)
+		for _, t := range st.Totals {
+			ops += t.Ops
+		}
+	}
+	cpu := (s.CPUUser + s.CPUSys).Seconds()
+	line := fmt.Sprintf("%s (conc %d): %d ops in %.2f s, stopped by %s; client CPU %.2f s", s.Stage, conc, ops,
+		s.Elapsed.Seconds(), strings.Join(stopped, ","), cpu)
+	if ops > 0 {
+		line += fmt.Sprintf(" (%.3f s per 1,000 ops)", cpu/float64(ops)*1000)
+	}
+	if s.Requests > 0 {
+		line += fmt.Sprintf("; %d new connections for %d requests", s.ConnsDialed, s.Requests)
+	}
+	fmt.Fprintln(w, line)
+}
+
+// Bytes formats a byte count with binary units ("12.5 MiB").
+func Bytes(b float64) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
+	i := 0
+	for b >= 1024 && i < len(units)-1 {
+		b /= 1024
+		i++
+	}
+	if i == 0 {
+		return strconv.FormatFloat(b, 'f', 0, 64) + " B"
+	}
+	return strconv.FormatFloat(b, 'f', 1, 64) + " " + units[i]
+}
+
+func rate(v float64) string {
+	if v >= 100 {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 1, 64)
+}
+
+// ms formats microseconds as milliseconds with three significant digits.
+func ms(us float64) string {
+	v := us / 1000
+	switch {
+	case us == 0:
+		return "-"
+	case v < 1:
+		return strconv.FormatFloat(v, 'f', 3, 64)
+	case v < 10:
+		return strconv.FormatFloat(v, 'f', 2, 64)
+	case v < 100:
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 0, 64)
+}
+
+func msi(us int64) string { return ms(float64(us)) }

@@ -1,0 +1,146 @@
+package s3server
+
+import (
+	"cmp"
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/johannesboyne/gofakes3"
+	"golang.org/x/sync/errgroup"
+)
+
+// Config says how to run a Server. The zero value serves from memory on a
+// free port of 127.0.0.1 with generated keys and no log.
+type Config struct {
+	// Listen is the address to serve on; "" means "127.0.0.1:0" (a free
+	// loopback port). The server checks no credentials, so think twice
+	// before listening beyond loopback.
+	Listen string
+	// DataDir keeps objects as files under this directory (created if
+	// missing; objects from an earlier run are served again). "" keeps
+	// them in memory.
+	DataDir string
+	// AccessKey and SecretKey are the credentials to hand to clients; each
+	// left empty is generated. Any credentials are accepted regardless.
+	AccessKey, SecretKey string
+	// Buckets are created at start; ones that already exist are kept.
+	Buckets []string
+	// Quiet turns the per-request log off even when Log is set.
+	Quiet bool
+	// Log receives one record per request (unless Quiet) and the server's
+	// errors. nil: nothing is logged anywhere.
+	Log *slog.Logger
+}
+
+// Server is a running S3-compatible server.
+type Server struct {
+	srv      *http.Server
+	serving  errgroup.Group
+	endpoint string
+	access   string
+	secret   string
+}
+
+// Start loads DataDir (if any), creates the configured buckets and starts
+// serving in the background. ctx bounds start-up only; the server runs until
+// Close.
+func Start(ctx context.Context, c Config) (*Server, error) {
+	var blobs blobStore = memBlobs{}
+	if c.DataDir != "" {
+		d, err := newDirBlobs(c.DataDir)
+		if err != nil {
+			return nil, err
+		}
+		blobs = d
+	}
+	be, err := newBackend(ctx, blobs)
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range c.Buckets {
+		if err := gofakes3.ValidateBucketName(name); err != nil {
+			return nil, fmt.Errorf("s3server: bucket %q: %w", name, err)
+		}
+		if err := be.CreateBucket(name); err != nil && !gofakes3.IsAlreadyExists(err) {
+			return nil, fmt.Errorf("s3server: creating bucket %q: %w", name, err)
+		}
+	}
+	ln, err := new(net.ListenConfig).Listen(ctx, "tcp", cmp.Or(c.Listen, "127.0.0.1:0"))
+	if err != nil {
+		return nil, fmt.Errorf("s3server: %w", err)
+	}
+	s := &Server{
+		srv:      newHTTPServer(be, c),
+		endpoint: endpoint(ln.Addr()),
+		access:   cmp.Or(c.AccessKey, "OBJB"+rand.Text()[:16]),
+		secret:   cmp.Or(c.SecretKey, rand.Text()+rand.Text()[:14]),
+	}
+	s.serving.Go(func() error {
+		if err := s.srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+			return fmt.Errorf("s3server: %w", err)
+		}
+		return nil
+	})
+	return s, nil
+}
+
+func newHTTPServer(be *backend, c Config) *http.Server {
+	// Skew checks only cost time: nothing here checks signatures anyway.
+	opts := []gofakes3.Option{gofakes3.WithTimeSkewLimit(0)}
+	errLog := log.New(io.Discard, "", 0) // net/http would print to stderr
+	var reqLog *slog.Logger
+	if c.Log != nil {
+		opts = append(opts, gofakes3.WithLogger(gofakesLog{c.Log}))
+		errLog = slog.NewLogLogger(c.Log.Handler(), slog.LevelWarn)
+		if !c.Quiet {
+			reqLog = c.Log
+		}
+	}
+	return &http.Server{
+		Handler:           &frontDoor{next: gofakes3.New(be, opts...).Server(), log: reqLog},
+		ReadHeaderTimeout: time.Minute,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          errLog,
+	}
+}
+
+// endpoint is the URL clients use: an unspecified listen address (":9000",
+// "0.0.0.0:9000") is reached through loopback.
+func endpoint(a net.Addr) string {
+	host, port, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return "http://" + a.String()
+	}
+	if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	return "http://" + net.JoinHostPort(host, port)
+}
+
+// Endpoint returns the server's URL, e.g. "http://127.0.0.1:34567".
+func (s *Server) Endpoint() string { return s.endpoint }
+
+// AccessKey returns the access key to give clients.
+func (s *Server) AccessKey() string { return s.access }
+
+// SecretKey returns the secret key to give clients.
+func (s *Server) SecretKey() string { return s.secret }
+
+// Close stops accepting connections and waits for requests in flight to
+// finish. When ctx ends first it closes the remaining connections and
+// returns ctx's error.
+func (s *Server) Close(ctx context.Context) error {
+	var err error
+	if serr := s.srv.Shutdown(ctx); serr != nil {
+		err = errors.Join(fmt.Errorf("s3server: graceful shutdown: %w", serr), s.srv.Close())
+	}
+	return errors.Join(err, s.serving.Wait())
+}

@@ -1,0 +1,22 @@
+// Package s3 is a storage.Store for S3-compatible endpoints (AWS S3, MinIO,
+// Ceph RGW, the embedded server...), built for measuring them rather than for
+// general use.
+//
+// The hot operations (GET, ranged GET, PUT, HEAD, DELETE, part uploads) are
+// plain net/http requests signed with aws-sdk-go-v2's standalone SigV4 signer
+// and the payload hash UNSIGNED-PAYLOAD: the SDK's S3 client costs several
+// times the client CPU per request, which would make the client, not the
+// endpoint, the thing being measured. The SDK's config package is still used
+// once, in New, to resolve credentials (env, shared files, profiles, SSO...)
+// and the region the way the aws CLI does.
+//
+// A Store owns its HTTP transport: an idle pool at least as large as the
+// expected concurrency, no compression, HTTP/1.1 only, every response body
+// drained and closed so connections are reused, and counters of dials and
+// requests (ConnStats) so a report can show connection reuse.
+//
+// This package must not print, read flags or environment variables itself
+// (the SDK's config loader does, by design), retry, or add checksums: retries
+// and rate limits are wrappers around a Store, and a failed op is a result.
+// Credentials never appear in the errors it returns.
+package s3

@@ -1,0 +1,135 @@
+package s3
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"errors"
+	"io"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+
+	"github.com/objbench/objbench/storage"
+)
+
+// maxMultipartBody bounds the XML answers of create and complete.
+const maxMultipartBody = 1 << 20
+
+const s3Namespace = "http://s3.amazonaws.com/doc/2006-03-01/"
+
+// CreateMultipart starts a multipart upload of key (POST ?uploads).
+func (s *Store) CreateMultipart(ctx context.Context, key string) (string, error) {
+	if key == "" {
+		return "", opError("create-multipart", key, errEmptyKey)
+	}
+	resp, err := s.do(s.newRequest(ctx, http.MethodPost, key, "uploads="), nil)
+	if err != nil {
+		return "", opError("create-multipart", key, err)
+	}
+	var out struct {
+		UploadID string `xml:"UploadId"`
+	}
+	err = s.decodeXML(resp, &out)
+	if err == nil && out.UploadID == "" {
+		err = errors.New("s3: no UploadId in the answer")
+	}
+	if err != nil {
+		return "", opError("create-multipart", key, err)
+	}
+	return out.UploadID, nil
+}
+
+// UploadPart uploads part n of an upload (PUT ?partNumber=&uploadId=).
+func (s *Store) UploadPart(ctx context.Context, key, uploadID string, n int, body io.Reader, size int64, o storage.PutOptions) (storage.Part, error) {
+	if key == "" {
+		return storage.Part{}, opError("upload-part", key, errEmptyKey)
+	}
+	q := "partNumber=" + strconv.Itoa(n) + "&uploadId=" + url.QueryEscape(uploadID)
+	req := s.newRequest(ctx, http.MethodPut, key, q)
+	setBody(req, body, size)
+	resp, err := s.do(req, o.Trace)
+	if err != nil {
+		return storage.Part{}, opError("upload-part", key, err)
+	}
+	p := storage.Part{Number: n, ETag: etag(resp.Header), Size: size}
+	s.release(resp)
+	return p, nil
+}
+
+type completeUpload struct {
+	XMLName xml.Name       `xml:"CompleteMultipartUpload"`
+	Xmlns   string         `xml:"xmlns,attr"`
+	Parts   []completePart `xml:"Part"`
+}
+
+type completePart struct {
+	PartNumber int
+	ETag       string
+}
+
+// CompleteMultipart assembles the parts (in part-number order) into key.
+func (s *Store) CompleteMultipart(ctx context.Context, key, uploadID string, parts []storage.Part) (storage.ObjectInfo, error) {
+	if key == "" {
+		return storage.ObjectInfo{}, opError("complete-multipart", key, errEmptyKey)
+	}
+	parts = slices.Clone(parts)
+	slices.SortFunc(parts, func(a, b storage.Part) int { return a.Number - b.Number })
+	doc := completeUpload{Xmlns: s3Namespace, Parts: make([]completePart, len(parts))}
+	var size int64
+	for i, p := range parts {
+		doc.Parts[i] = completePart{PartNumber: p.Number, ETag: `"` + p.ETag + `"`}
+		size += p.Size
+	}
+	body, err := xml.Marshal(doc)
+	if err != nil {
+		return storage.ObjectInfo{}, opError("complete-multipart", key, err)
+	}
+	req := s.newRequest(ctx, http.MethodPost, key, "uploadId="+url.QueryEscape(uploadID))
+	setBody(req, bytes.NewReader(body), int64(len(body)))
+	resp, err := s.do(req, nil)
+	if err != nil {
+		return storage.ObjectInfo{}, opError("complete-multipart", key, err)
+	}
+	// S3 answers 200 before it has finished, and reports a late failure as
+	// an <Error> document in that 200 body.
+	var out struct {
+		XMLName xml.Name
+		ETag    string `xml:"ETag"`
+		xmlError
+	}
+	status := resp.StatusCode
+	if err := s.decodeXML(resp, &out); err != nil {
+		return storage.ObjectInfo{}, opError("complete-multipart", key, err)
+	}
+	if out.XMLName.Local == "Error" {
+		se := &storage.StatusError{StatusCode: status, Code: out.Code, Message: s.redact(ctx, out.Message)}
+		se.Err = sentinel(status, se.Code)
+		return storage.ObjectInfo{}, opError("complete-multipart", key, se)
+	}
+	return storage.ObjectInfo{Key: key, Size: size, ETag: unquote(out.ETag)}, nil
+}
+
+// AbortMultipart abandons an upload and frees its parts (DELETE ?uploadId=).
+func (s *Store) AbortMultipart(ctx context.Context, key, uploadID string) error {
+	if key == "" {
+		return opError("abort-multipart", key, errEmptyKey)
+	}
+	resp, err := s.do(s.newRequest(ctx, http.MethodDelete, key, "uploadId="+url.QueryEscape(uploadID)), nil)
+	if err != nil {
+		return opError("abort-multipart", key, err)
+	}
+	s.release(resp)
+	return nil
+}
+
+// decodeXML reads a bounded XML answer into v and releases resp.
+func (s *Store) decodeXML(resp *http.Response, v any) error {
+	defer s.release(resp)
+	b, err := io.ReadAll(io.LimitReader(resp.Body, maxMultipartBody))
+	if err != nil {
+		return err
+	}
+	return xml.Unmarshal(b, v)
+}

@@ -1,0 +1,57 @@
+package s3
+
+import (
+	"context"
+	"crypto/tls"
+	"net"
+	"net/http"
+	"time"
+)
+
+const (
+	minIdleConns = 64
+	// Larger than net/http's 4 KiB so big objects move in fewer syscalls.
+	connBufSize = 64 << 10
+)
+
+// newTransport builds the Store's own transport: S3 speaks HTTP/1.1, one
+// request per connection at a time, so the idle pool must hold a connection
+// per worker or connections churn and the endpoint's accept path gets
+// measured instead of its object path.
+func newTransport(c Config, ca caBundle, counts *connCounts) *http.Transport {
+	idle := max(c.MaxConns, minIdleConns)
+	d := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
+	tr := &http.Transport{
+		// Proxies are honoured as the aws CLI does; loopback never is.
+		Proxy: http.ProxyFromEnvironment,
+		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			conn, err := d.DialContext(ctx, network, addr)
+			if err == nil {
+				counts.dialed.Add(1)
+			}
+			return conn, err
+		},
+		MaxIdleConns:        idle,
+		MaxIdleConnsPerHost: idle,
+		IdleConnTimeout:     90 * time.Second,
+		TLSHandshakeTimeout: 10 * time.Second,
+		// Objects are mostly incompressible and sizes must be exact.
+		DisableCompression:    true,
+		ResponseHeaderTimeout: c.Timeout,
+		WriteBufferSize:       connBufSize,
+		ReadBufferSize:        connBufSize,
+	}
+	// HTTP/1.1 only, stated rather than left to net/http's heuristics: S3
+	// endpoints speak it, and connection counts then mean one request in
+	// flight per connection.
+	tr.Protocols = new(http.Protocols)
+	tr.Protocols.SetHTTP1(true)
+	if c.Insecure || ca.pool != nil {
+		tr.TLSClientConfig = &tls.Config{
+			MinVersion:         tls.VersionTLS12,
+			InsecureSkipVerify: c.Insecure, //nolint:gosec // the user asked for it
+			RootCAs:            ca.pool,
+		}
+	}
+	return tr
+}

@@ -1,0 +1,39 @@
+package workload
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+var sizeUnits = map[string]float64{
+	"": 1, "b": 1,
+	"kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12,
+	"kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40,
+	"k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40,
+}
+
+// ParseSize reads a byte size such as "4KiB", "1.5 GB", "100" or "64m".
+// KB/MB/GB are powers of 1000 and KiB/MiB/GiB (and bare k/m/g) of 1024.
+func ParseSize(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	i := strings.IndexFunc(t, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
+	num, unit := t, ""
+	if i >= 0 {
+		num, unit = t[:i], strings.TrimSpace(t[i:])
+	}
+	mult, ok := sizeUnits[strings.ToLower(unit)]
+	if !ok {
+		return 0, fmt.Errorf("bad size %q: unknown unit %q (use B, KB, KiB, MB, MiB, GB, GiB, TB or TiB)", s, unit)
+	}
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil || num == "" {
+		return 0, fmt.Errorf("bad size %q: want a number and a unit, like 4KiB or 10GB", s)
+	}
+	b := v * mult
+	if b > math.MaxInt64/2 || b != math.Trunc(b) {
+		return 0, fmt.Errorf("bad size %q: not a whole number of bytes below 4 EiB", s)
+	}
+	return int64(b), nil
+}
