@@ -50,9 +50,10 @@ type Target struct {
 	Embedded  bool   `json:"embedded,omitempty"` // objbench's own in-process server
 	Root      string `json:"root,omitempty"`     // file system directory
 	// How requests were signed and checksummed (S3).
-	Signing   string `json:"signing,omitempty"`
-	Checksums string `json:"checksums,omitempty"`
-	Namespace string `json:"namespace"`
+	Signing    string `json:"signing,omitempty"`
+	Checksums  string `json:"checksums,omitempty"`
+	HTTPClient string `json:"http_client,omitempty"` // "direct" or "std"
+	Namespace  string `json:"namespace"`
 }
 
 // Write stores r at path atomically (a temporary file renamed into place),

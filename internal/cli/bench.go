@@ -32,6 +32,7 @@ type benchOptions struct {
 	grace       time.Duration
 	seed        uint64
 	quiet       bool
+	cpuProfile  string
 }
 
 func (o *benchOptions) register(f *pflag.FlagSet, op string) {
@@ -57,6 +58,8 @@ func (o *benchOptions) register(f *pflag.FlagSet, op string) {
 	f.DurationVar(&o.grace, "grace", 10*time.Second, "how long in-flight ops may finish after a step stops issuing")
 	f.Uint64Var(&o.seed, "seed", 0, "payload seed (default: random; recorded in the result)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "print only the table")
+	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a Go CPU profile of objbench itself to this file")
+	_ = f.MarkHidden("cpuprofile")
 	if op == "mixed" || op == "run" {
 		f.StringVar(&o.mix, "mix", "get=45,put=15,stat=25,delete=10,list=5", "op weights for the mixed workload")
 	}

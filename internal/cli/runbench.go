@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"time"
 
 	"github.com/objbench/objbench/loadgen"
@@ -56,6 +57,13 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 	res := &report.Result{Schema: report.SchemaVersion, Tool: report.Tool{Name: "objbench", Version: Version},
 		RunID: runID, Started: time.Now(), Machine: sysmon.ReadMachine(), Target: tgt.info, Spec: sp}
 	res.Target.Namespace = "objbench/" + runID + "/"
+	if o.cpuProfile != "" {
+		stopProfile, err := startCPUProfile(o.cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer stopProfile()
+	}
 	stopNote := context.AfterFunc(ctx, func() {
 		note("interrupt: finishing in-flight ops, then cleaning up (Ctrl-C again to quit at once)")
 	})
@@ -162,4 +170,16 @@ func checkWritable(path string) error {
 	}
 	f.Close()
 	return os.Remove(f.Name())
+}
+
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }

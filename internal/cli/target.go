@@ -30,6 +30,7 @@ type targetOptions struct {
 	timeout      time.Duration
 	createBucket bool
 	direct       bool
+	httpClient   string
 }
 
 func (o *targetOptions) register(f *pflag.FlagSet) {
@@ -43,6 +44,7 @@ func (o *targetOptions) register(f *pflag.FlagSet) {
 	f.StringVar(&o.caBundle, "ca-bundle", "", "PEM file of CA certificates for https (default: $AWS_CA_BUNDLE)")
 	f.DurationVar(&o.timeout, "request-timeout", 0, "give up on a request whose response headers take longer (0: never)")
 	f.BoolVar(&o.createBucket, "create-bucket", false, "create --bucket if it does not exist")
+	f.StringVar(&o.httpClient, "http-client", "direct", "S3 HTTP client: direct (lean, same-goroutine HTTP/1.1) or std (Go's net/http Transport), to cross-check")
 	f.BoolVar(&o.direct, "direct", false, "file targets: open files with O_DIRECT (bypass the page cache)")
 }
 
@@ -126,13 +128,16 @@ func (o *targetOptions) openS3(ctx context.Context, maxConns int, c s3.Config) (
 		}
 	}
 	c.Endpoint, c.Bucket, c.Profile, c.Insecure, c.CABundle = o.endpoint, o.bucket, o.profile, o.insecure, o.caBundle
-	c.MaxConns, c.Timeout = maxConns, o.timeout
+	c.MaxConns, c.Timeout, c.HTTPClient = maxConns, o.timeout, o.httpClient
 	if o.region != "" {
 		c.Region = o.region
 	}
 	c.PathStyle = o.addressing == "path" || (o.addressing == "auto" && o.endpoint != "")
 	st, err := s3.New(ctx, c)
 	if err != nil {
+		if strings.Contains(err.Error(), "unknown HTTP client") {
+			return nil, usagef("bad --http-client %q: want direct or std", o.httpClient)
+		}
 		return nil, err
 	}
 	closeStore := func(context.Context) error { return st.Close() }
@@ -146,7 +151,7 @@ func (o *targetOptions) openS3(ctx context.Context, maxConns int, c s3.Config) (
 	}
 	return &openedTarget{store: st, close: closeStore, info: report.Target{
 		Kind: "s3", Endpoint: where, Bucket: o.bucket, Region: st.Region(), PathStyle: c.PathStyle,
-		Signing: "SigV4 UNSIGNED-PAYLOAD", Checksums: "none",
+		Signing: "SigV4 UNSIGNED-PAYLOAD", Checksums: "none", HTTPClient: st.HTTPClient(),
 	}}, nil
 }
 

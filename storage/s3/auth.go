@@ -17,6 +17,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/feature/ec2/imds"
+	"github.com/aws/smithy-go/logging"
 )
 
 // caBundle is Config.CABundle, loaded. Both fields are nil when none is set.
@@ -76,7 +78,14 @@ func resolveAuth(ctx context.Context, c Config, ca caBundle) (aws.CredentialsPro
 }
 
 func loadSDKConfig(ctx context.Context, c Config, ca caBundle) (aws.Config, error) {
-	var opts []func(*config.LoadOptions) error
+	// The SDK must not print (its warnings would land in objbench's output).
+	opts := []func(*config.LoadOptions) error{config.WithLogger(logging.Nop{})}
+	if c.Endpoint != "" {
+		// A custom endpoint is not EC2's S3: asking the instance metadata
+		// service for credentials would only send traffic off the machine
+		// and wait for its timeouts.
+		opts = append(opts, config.WithEC2IMDSClientEnableState(imds.ClientDisabled))
+	}
 	if c.Profile != "" {
 		opts = append(opts, config.WithSharedConfigProfile(c.Profile))
 	}
@@ -119,7 +128,7 @@ func chainCredentials(ctx context.Context, cfg aws.Config, ca caBundle) (aws.Cre
 		p = caNoted{p: p, note: ca.err}
 	}
 	if _, err := p.Retrieve(ctx); err != nil {
-		return nil, fmt.Errorf("s3: no usable credentials: %w", err)
+		return nil, fmt.Errorf("s3: no usable credentials (set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or use a profile): %w", err)
 	}
 	return p, nil
 }

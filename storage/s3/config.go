@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/http"
 	"net/url"
 	"strings"
 	"sync"
@@ -50,6 +49,10 @@ type Config struct {
 	// ListPageSize is max-keys per ListObjectsV2 page (0 = server default,
 	// 1000 on S3).
 	ListPageSize int
+	// HTTPClient picks the HTTP/1.1 client: "direct" (default: requests
+	// written and read on the calling goroutine) or "std" (net/http's
+	// Transport). A proxy from the environment always uses "std".
+	HTTPClient string
 }
 
 // Store is a storage.Store over one S3 bucket. It is safe for concurrent use.
@@ -62,7 +65,8 @@ type Store struct {
 	pathPrefix string // "/bucket/" (path style) or "/" (virtual host)
 	bucketPath string // path of bucket-level requests: "/bucket" or "/"
 
-	transport *http.Transport
+	transport roundTripper
+	client    string // "direct" or "std", as chosen
 	signer    *v4.Signer
 	creds     aws.CredentialsProvider
 	listPage  int
@@ -120,11 +124,15 @@ func New(ctx context.Context, c Config) (*Store, error) {
 		ep = awsEndpoint(region)
 	}
 	counts := &connCounts{}
-	tr := newTransport(c, ca, counts)
+	tr, client, err := chooseTransport(c, ca, ep, counts)
+	if err != nil {
+		return nil, err
+	}
 	s := &Store{
 		bucket:      c.Bucket,
 		region:      region,
 		transport:   tr,
+		client:      client,
 		signer:      v4.NewSigner(func(o *v4.SignerOptions) { o.DisableURIPathEscaping = true }),
 		creds:       creds,
 		listPage:    c.ListPageSize,
@@ -225,3 +233,6 @@ func (s *Store) ConnStats() (dialed, requests uint64) {
 
 // Region is the region requests are signed for.
 func (s *Store) Region() string { return s.region }
+
+// HTTPClient is the HTTP client in use: "direct" or "std".
+func (s *Store) HTTPClient() string { return s.client }

@@ -86,6 +86,17 @@ func setBody(req *http.Request, body io.Reader, size int64) {
 	// net/http closes the body; the caller owns it. net/http also sees
 	// through NopCloser, so files still go out with sendfile.
 	req.Body = io.NopCloser(body)
+	if sk, ok := body.(io.Seeker); ok {
+		// A seekable body can be replayed if a stale connection fails
+		// before the server answered.
+		start, err := sk.Seek(0, io.SeekCurrent)
+		if err == nil {
+			req.GetBody = func() (io.ReadCloser, error) {
+				_, err := sk.Seek(start, io.SeekStart)
+				return io.NopCloser(body), err
+			}
+		}
+	}
 }
 
 // send signs and sends req. tr, if set, gets the time the response headers

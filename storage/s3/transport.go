@@ -3,8 +3,10 @@ package s3
 import (
 	"context"
 	"crypto/tls"
+	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"time"
 )
 
@@ -54,4 +56,46 @@ func newTransport(c Config, ca caBundle, counts *connCounts) *http.Transport {
 		}
 	}
 	return tr
+}
+
+// chooseTransport builds the transport c.HTTPClient names, falling back to
+// net/http's when the environment routes the endpoint through a proxy.
+func chooseTransport(c Config, ca caBundle, ep *url.URL, counts *connCounts) (roundTripper, string, error) {
+	switch c.HTTPClient {
+	case "", "direct":
+	case "std":
+		return newTransport(c, ca, counts), "std", nil
+	default:
+		return nil, "", fmt.Errorf("s3: unknown HTTP client %q (want direct or std)", c.HTTPClient)
+	}
+	if proxy, err := http.ProxyFromEnvironment(&http.Request{URL: ep}); err != nil || proxy != nil {
+		return newTransport(c, ca, counts), "std", nil
+	}
+	t := &directTransport{
+		addr:          hostPort(ep),
+		dialer:        net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second},
+		counts:        counts,
+		headerTimeout: c.Timeout,
+		maxIdle:       max(c.MaxConns, minIdleConns),
+	}
+	if ep.Scheme == "https" {
+		t.tls = &tls.Config{
+			MinVersion:         tls.VersionTLS12,
+			InsecureSkipVerify: c.Insecure, //nolint:gosec // the user asked for it
+			RootCAs:            ca.pool,
+			ServerName:         ep.Hostname(),
+			NextProtos:         []string{"http/1.1"},
+		}
+	}
+	return t, "direct", nil
+}
+
+func hostPort(u *url.URL) string {
+	if u.Port() != "" {
+		return u.Host
+	}
+	if u.Scheme == "https" {
+		return net.JoinHostPort(u.Hostname(), "443")
+	}
+	return net.JoinHostPort(u.Hostname(), "80")
 }
