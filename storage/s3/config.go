@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 
 	"github.com/objbench/objbench/storage"
 )
@@ -67,7 +66,7 @@ type Store struct {
 
 	transport roundTripper
 	client    string // "direct" or "std", as chosen
-	signer    *v4.Signer
+	signer    *signer
 	creds     aws.CredentialsProvider
 	listPage  int
 
@@ -133,7 +132,7 @@ func New(ctx context.Context, c Config) (*Store, error) {
 		region:      region,
 		transport:   tr,
 		client:      client,
-		signer:      v4.NewSigner(func(o *v4.SignerOptions) { o.DisableURIPathEscaping = true }),
+		signer:      newSigner(region, "s3"),
 		creds:       creds,
 		listPage:    c.ListPageSize,
 		payloadHash: []string{unsignedPayload},

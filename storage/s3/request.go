@@ -108,9 +108,7 @@ func (s *Store) send(req *http.Request, tr *storage.Trace) (*http.Response, erro
 		return nil, err
 	}
 	req.Header["X-Amz-Content-Sha256"] = s.payloadHash
-	if err := s.signer.SignHTTP(ctx, creds, req, unsignedPayload, "s3", s.region, time.Now()); err != nil {
-		return nil, err
-	}
+	s.signer.sign(req, creds, time.Now())
 	s.counts.requests.Add(1)
 	// The transport directly, not an http.Client: a client's redirect and
 	// header-copying machinery costs ~6 allocations per op, and a redirect

@@ -1,0 +1,247 @@
+package s3
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"hash"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+)
+
+// signer signs requests with AWS Signature Version 4, payload
+// UNSIGNED-PAYLOAD, signing host and the x-amz-* headers. It keeps the
+// derived signing key for the current day and pools its HMACs, so a
+// signature costs two SHA-256 passes and no key derivation; the SDK's
+// standalone signer spent about 14% of objbench's client CPU per 4 KiB GET.
+type signer struct {
+	region  string
+	service string
+
+	mu  sync.Mutex
+	day string // yyyymmdd the key is for
+	sec string // secret the key was derived from
+	key *signingKey
+}
+
+// signingKey is one day's derived key with a pool of HMACs keyed by it.
+type signingKey struct {
+	scopeSuffix string // "/region/s3/aws4_request"
+	macs        sync.Pool
+}
+
+const sigAlgorithm = "AWS4-HMAC-SHA256"
+
+func newSigner(region, service string) *signer { return &signer{region: region, service: service} }
+
+// keyFor returns the signing key for day, deriving it when the day or the
+// secret changed.
+func (s *signer) keyFor(day, secret string) *signingKey {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.key != nil && s.day == day && s.sec == secret {
+		return s.key
+	}
+	k := hmacSHA256([]byte("AWS4"+secret), day)
+	k = hmacSHA256(k, s.region)
+	k = hmacSHA256(k, s.service)
+	k = hmacSHA256(k, "aws4_request")
+	sk := &signingKey{scopeSuffix: "/" + s.region + "/" + s.service + "/aws4_request"}
+	sk.macs.New = func() any { return hmac.New(sha256.New, k) }
+	s.day, s.sec, s.key = day, secret, sk
+	return sk
+}
+
+func hmacSHA256(key []byte, data string) []byte {
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte(data))
+	return m.Sum(nil)
+}
+
+// sign sets X-Amz-Date (and X-Amz-Security-Token) and Authorization on req,
+// whose X-Amz-Content-Sha256 header the caller has set.
+func (s *signer) sign(req *http.Request, creds aws.Credentials, now time.Time) {
+	now = now.UTC()
+	var tb [16]byte
+	amzDate := string(now.AppendFormat(tb[:0], "20060102T150405Z"))
+	req.Header["X-Amz-Date"] = []string{amzDate}
+	if creds.SessionToken != "" {
+		req.Header["X-Amz-Security-Token"] = []string{creds.SessionToken}
+	}
+	key := s.keyFor(amzDate[:8], creds.SecretAccessKey)
+	bp := signBufs.Get().(*[]byte)
+	defer signBufs.Put(bp)
+	canon, signed := canonicalRequest((*bp)[:0], req)
+	reqHash := sha256.Sum256(canon)
+
+	sts := append(canon[:0], sigAlgorithm+"\n"...)
+	sts = append(sts, amzDate...)
+	sts = append(sts, '\n')
+	sts = append(sts, amzDate[:8]...)
+	sts = append(sts, key.scopeSuffix...)
+	sts = append(sts, '\n')
+	sts = hex.AppendEncode(sts, reqHash[:])
+	mac := key.macs.Get().(hash.Hash)
+	mac.Reset()
+	mac.Write(sts)
+	var sum [sha256.Size]byte
+	sig := mac.Sum(sum[:0])
+	key.macs.Put(mac)
+
+	auth := append(sts[:0], sigAlgorithm+" Credential="...)
+	auth = append(auth, creds.AccessKeyID...)
+	auth = append(auth, '/')
+	auth = append(auth, amzDate[:8]...)
+	auth = append(auth, key.scopeSuffix...)
+	auth = append(auth, ", SignedHeaders="...)
+	auth = append(auth, signed...)
+	auth = append(auth, ", Signature="...)
+	auth = hex.AppendEncode(auth, sig)
+	req.Header["Authorization"] = []string{string(auth)}
+	*bp = auth[:0]
+}
+
+var signBufs = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+// canonicalRequest appends SigV4's canonical request for req to b and
+// returns it with the signed header list. The path is signed as sent
+// (S3 does not double-escape it).
+func canonicalRequest(b []byte, req *http.Request) ([]byte, string) {
+	b = append(b, req.Method...)
+	b = append(b, '\n')
+	b = append(b, req.URL.EscapedPath()...)
+	b = append(b, '\n')
+	b = appendCanonicalQuery(b, req.URL.RawQuery)
+	b = append(b, '\n')
+	host := req.Host
+	if host == "" {
+		host = req.URL.Host
+	}
+	hs := signedHeaders(req.Header)
+	for _, h := range hs.names {
+		b = append(b, h[1]...)
+		b = append(b, ':')
+		switch v := req.Header[h[0]]; {
+		case h[1] == "host":
+			b = append(b, strings.ToLower(host)...)
+		case len(v) == 1:
+			b = append(b, strings.TrimSpace(v[0])...)
+		default:
+			b = append(b, strings.TrimSpace(strings.Join(v, ","))...)
+		}
+		b = append(b, '\n')
+	}
+	b = append(b, '\n')
+	b = append(b, hs.signed...)
+	b = append(b, '\n')
+	b = append(b, unsignedPayload...)
+	return b, hs.signed
+}
+
+// headerSet is the headers to sign as {canonical name, lower-case name}
+// pairs in SigV4 order, and the SignedHeaders value.
+type headerSet struct {
+	names  [][2]string
+	signed string
+}
+
+var (
+	hostHeader = [2]string{"Host", "host"}
+	rangeName  = [2]string{"Range", "range"}
+	hashHeader = [2]string{"X-Amz-Content-Sha256", "x-amz-content-sha256"}
+	dateHeader = [2]string{"X-Amz-Date", "x-amz-date"}
+	// The two shapes nearly every request has; recognising them saves
+	// sorting and allocating per request.
+	plainHeaders = headerSet{[][2]string{hostHeader, hashHeader, dateHeader}, "host;x-amz-content-sha256;x-amz-date"}
+	rangeHeaders = headerSet{[][2]string{hostHeader, rangeName, hashHeader, dateHeader}, "host;range;x-amz-content-sha256;x-amz-date"}
+)
+
+// signable reports whether a header (lower-case name) is signed: host,
+// the x-amz-* headers S3 requires, and the standard ones the SDK signs
+// that some servers check.
+func signable(l string) bool {
+	return strings.HasPrefix(l, "x-amz-") || l == "range" || l == "content-md5" || l == "content-type"
+}
+
+// signedHeaders lists the headers to sign in canonical order.
+func signedHeaders(h http.Header) headerSet {
+	n := 0
+	for k := range h {
+		if signable(strings.ToLower(k)) {
+			n++
+		}
+	}
+	if len(h["X-Amz-Content-Sha256"]) > 0 && len(h["X-Amz-Date"]) > 0 {
+		switch {
+		case n == 2:
+			return plainHeaders
+		case n == 3 && len(h["Range"]) > 0:
+			return rangeHeaders
+		}
+	}
+	hs := headerSet{names: [][2]string{hostHeader}}
+	for k := range h {
+		if l := strings.ToLower(k); signable(l) {
+			hs.names = append(hs.names, [2]string{k, l})
+		}
+	}
+	sort.Slice(hs.names, func(i, j int) bool { return hs.names[i][1] < hs.names[j][1] })
+	for i, n := range hs.names {
+		if i > 0 {
+			hs.signed += ";"
+		}
+		hs.signed += n[1]
+	}
+	return hs
+}
+
+// appendCanonicalQuery appends the query with parameters sorted and
+// URI-encoded as SigV4 wants (every byte but unreserved ones escaped).
+func appendCanonicalQuery(b []byte, raw string) []byte {
+	if raw == "" {
+		return b
+	}
+	vals, err := url.ParseQuery(raw)
+	if err != nil { // we build every query ourselves; keep it as sent
+		return append(b, raw...)
+	}
+	keys := make([]string, 0, len(vals))
+	for k := range vals {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	first := true
+	for _, k := range keys {
+		vs := vals[k]
+		sort.Strings(vs)
+		for _, v := range vs {
+			if !first {
+				b = append(b, '&')
+			}
+			first = false
+			b = appendURIEncode(b, k)
+			b = append(b, '=')
+			b = appendURIEncode(b, v)
+		}
+	}
+	return b
+}
+
+func appendURIEncode(b []byte, s string) []byte {
+	const hexd = "0123456789ABCDEF"
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if unreserved(c) {
+			b = append(b, c)
+			continue
+		}
+		b = append(b, '%', hexd[c>>4], hexd[c&15])
+	}
+	return b
+}
