@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"context"
 	"crypto/tls"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -160,10 +162,7 @@ func (t *directTransport) exchange(c *directConn, req *http.Request) (resp *http
 		}
 		return nil, started, err
 	}
-	if err := req.Write(c.bw); err != nil {
-		return fail(err)
-	}
-	if err := c.bw.Flush(); err != nil {
+	if err := writeRequest(c.bw, req); err != nil {
 		return fail(err)
 	}
 	if t.headerTimeout > 0 {
@@ -233,4 +232,57 @@ func (b *directBody) finish(clean bool) {
 		}
 	}
 	b.c.nc.Close()
+}
+
+// writeRequest writes req as HTTP/1.1 and flushes. The body goes through
+// its WriterTo when it has one (the payload generator does), straight into
+// the connection's buffer: no intermediate copy buffer per request, which
+// net/http's request writer allocates.
+func writeRequest(w *bufio.Writer, req *http.Request) error {
+	w.WriteString(req.Method)
+	w.WriteByte(' ')
+	w.WriteString(req.URL.EscapedPath())
+	if req.URL.RawQuery != "" {
+		w.WriteByte('?')
+		w.WriteString(req.URL.RawQuery)
+	}
+	w.WriteString(" HTTP/1.1\r\nHost: ")
+	if req.Host != "" {
+		w.WriteString(req.Host)
+	} else {
+		w.WriteString(req.URL.Host)
+	}
+	w.WriteString("\r\nUser-Agent: objbench\r\n")
+	for k, vs := range req.Header {
+		for _, v := range vs {
+			w.WriteString(k)
+			w.WriteString(": ")
+			w.WriteString(v)
+			w.WriteString("\r\n")
+		}
+	}
+	hasBody := req.Body != nil && req.Body != http.NoBody
+	if hasBody || req.ContentLength > 0 || req.Method == http.MethodPut || req.Method == http.MethodPost {
+		var nb [20]byte
+		w.WriteString("Content-Length: ")
+		w.Write(strconv.AppendInt(nb[:0], req.ContentLength, 10))
+		w.WriteString("\r\n")
+	}
+	w.WriteString("\r\n")
+	if hasBody {
+		var n int64
+		var err error
+		if wt, ok := req.Body.(io.WriterTo); ok { // a LimitReader would hide it
+			n, err = wt.WriteTo(w)
+		} else {
+			n, err = io.CopyN(w, req.Body, req.ContentLength)
+		}
+		if err != nil {
+			return err
+		}
+		if n != req.ContentLength {
+			return fmt.Errorf("s3: request body ended after %d of %d bytes", n, req.ContentLength)
+		}
+	}
+	return w.Flush()
 }
