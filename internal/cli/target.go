@@ -82,6 +82,9 @@ func (o *targetOptions) open(ctx context.Context, env Env, maxConns int, note fu
 	default:
 		return nil, usagef("bad --addressing %q: want path, virtual or auto", o.addressing)
 	}
+	if o.httpClient != "direct" && o.httpClient != "std" {
+		return nil, usagef("bad --http-client %q: want direct or std", o.httpClient)
+	}
 	if o.endpoint == "" && o.bucket == "" {
 		return o.openEmbedded(ctx, maxConns, note)
 	}
@@ -135,9 +138,6 @@ func (o *targetOptions) openS3(ctx context.Context, maxConns int, c s3.Config) (
 	c.PathStyle = o.addressing == "path" || (o.addressing == "auto" && o.endpoint != "")
 	st, err := s3.New(ctx, c)
 	if err != nil {
-		if strings.Contains(err.Error(), "unknown HTTP client") {
-			return nil, usagef("bad --http-client %q: want direct or std", o.httpClient)
-		}
 		return nil, err
 	}
 	closeStore := func(context.Context) error { return st.Close() }
