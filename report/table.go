@@ -117,16 +117,19 @@ func writeStepLine(w io.Writer, s *loadgen.StepResult) {
 	var ops int64
 	var stopped []string
 	conc := 0
+	rampUp, rampDown := 0.0, 0.0
 	for _, st := range s.Streams {
 		conc += st.Concurrency
 		stopped = append(stopped, st.StoppedBy)
 		for _, t := range st.Totals {
 			ops += t.Ops
 		}
+		rampUp = max(rampUp, st.Window.Start)
+		rampDown = max(rampDown, s.Elapsed.Seconds()-st.Window.End)
 	}
 	cpu := (s.CPUUser + s.CPUSys).Seconds()
-	line := fmt.Sprintf("%s (conc %d): %d ops in %.2f s, stopped by %s; client CPU %.2f s", s.Stage, conc, ops,
-		s.Elapsed.Seconds(), strings.Join(stopped, ","), cpu)
+	line := fmt.Sprintf("%s (conc %d): %d ops in %.2f s (ramp-up %.3f s, ramp-down %.3f s excluded from rates), stopped by %s; client CPU %.2f s",
+		s.Stage, conc, ops, s.Elapsed.Seconds(), rampUp, rampDown, strings.Join(stopped, ","), cpu)
 	if ops > 0 {
 		line += fmt.Sprintf(" (%.3f s per 1,000 ops)", cpu/float64(ops)*1000)
 	}
