@@ -7,10 +7,13 @@ require (
 	github.com/aws/aws-sdk-go-v2 v1.47.7
 	github.com/aws/aws-sdk-go-v2/config v1.33.15
 	github.com/johannesboyne/gofakes3 v1.2.0
+	github.com/prometheus/procfs v0.23.0
 	github.com/ryszard/goskiplist v0.0.0-20150312221310-2dfbae5fcf46
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.9
 	golang.org/x/sync v0.24.0
+	golang.org/x/term v0.47.0
+	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (
@@ -28,5 +31,6 @@ require (
 	github.com/aws/smithy-go v1.28.8 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	go.shabbyrobe.org/gocovmerge v0.0.0-20230507111327-fa4f82cfbf4d // indirect
+	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/tools v0.8.0 // indirect
 )

@@ -15,7 +15,7 @@ type keyPool struct {
 	size    int64  // size of objects this run writes
 	mu      sync.Mutex
 	live    []string
-	sizes   []int64 // per live key, only for existing (listed) objects
+	sizes   []int64 // per live key, when sizes vary (existing objects, distributions)
 	next    atomic.Int64
 	mutable bool
 	// leases counts in-flight reads per key in a mutable pool, so a DELETE
@@ -41,13 +41,14 @@ func appendZeros(b []byte, i int64) []byte {
 	return b
 }
 
-// plan returns the keys of objects [0,n) to prepare and reserves the indices.
+// plan reserves n fresh indices and returns the keys of those objects, to
+// prepare.
 func (p *keyPool) plan(n int) []string {
+	first := p.next.Add(int64(n)) - int64(n)
 	keys := make([]string, n)
 	for i := range keys {
-		keys[i] = p.key(int64(i))
+		keys[i] = p.key(first + int64(i))
 	}
-	p.next.Store(int64(n))
 	return keys
 }
 
@@ -61,9 +62,8 @@ func (p *keyPool) add(key string, size int64) {
 }
 
 // newKey reserves a fresh key for a PUT in a main stage.
-func (p *keyPool) newKey() (string, uint64) {
-	i := p.next.Add(1) - 1
-	return p.key(i), uint64(i)
+func (p *keyPool) newKey() string {
+	return p.key(p.next.Add(1) - 1)
 }
 
 // pick returns a random live object, or ok=false if there is none. In a

@@ -32,17 +32,18 @@ func newMix(ws []workload.OpWeight) (mix, error) {
 	return m, nil
 }
 
-func (m mix) pick(rng *rand.Rand) metrics.Op {
+// pick returns the index of an op, chosen by weight.
+func (m mix) pick(rng *rand.Rand) int {
 	if len(m.ops) == 1 {
-		return m.ops[0]
+		return 0
 	}
 	r := rng.IntN(m.cum[len(m.cum)-1])
 	for i, c := range m.cum {
 		if r < c {
-			return m.ops[i]
+			return i
 		}
 	}
-	return m.ops[len(m.ops)-1]
+	return len(m.ops) - 1
 }
 
 func (m mix) has(op metrics.Op) bool {

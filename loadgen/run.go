@@ -37,46 +37,72 @@ type Config struct {
 	NewPacer func(workload.Stream) Pacer
 	// OnStep, if set, is called before each step with its stage and index.
 	OnStep func(stage workload.Stage, step int)
+	// OpenBucket opens a store on another bucket, for key spaces that name
+	// buckets: of the target, or of st when a stream has its own storage
+	// (COSBench's per-work <storage>). The run opens each bucket once and
+	// never closes the stores: the caller owns them. nil: a workload that
+	// names buckets fails.
+	OpenBucket func(ctx context.Context, st *workload.Storage, bucket string) (storage.Store, error)
+	// StepStarted, if set, is called with the instant each step's clock
+	// starts (second 0 of its records), so what is measured beside the run
+	// (the system sampler) can share the step's seconds.
+	StepStarted func(start time.Time)
 }
 
 // StepResult is one step: a stage with one sweep value.
 type StepResult struct {
-	Stage   string             `json:"stage"`
-	Kind    workload.StageKind `json:"kind"`
-	Step    int                `json:"step"`
-	Start   time.Time          `json:"start"`
-	Elapsed time.Duration      `json:"elapsed_ns"`
-	Streams []StreamResult     `json:"streams"`
+	Stage string             `json:"stage"`
+	Kind  workload.StageKind `json:"kind"`
+	Step  int                `json:"step"`
+	// Sweep names the step's swept values other than concurrency.
+	Sweep   string         `json:"sweep,omitempty"`
+	Start   time.Time      `json:"start"`
+	Elapsed time.Duration  `json:"elapsed_ns"`
+	Streams []StreamResult `json:"streams"`
 	// The process's CPU time during the step and, for network stores,
 	// connections dialed vs requests sent.
 	CPUUser     time.Duration `json:"cpu_user_ns"`
 	CPUSys      time.Duration `json:"cpu_sys_ns"`
 	ConnsDialed uint64        `json:"conns_dialed"`
 	Requests    uint64        `json:"requests"`
+	// Notes say what a step did besides ops: buckets created or kept,
+	// why the workflow stopped.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Outcome is what a run did.
 type Outcome struct {
 	Steps       []StepResult `json:"steps"`
 	Interrupted bool         `json:"interrupted"`
-	Aborted     string       `json:"aborted,omitempty"` // e.g. "max-errors"
+	Aborted     string       `json:"aborted,omitempty"` // "max-errors" or "error-ratio"
+	AbortDetail string       `json:"abort_detail,omitempty"`
 	CleanedUp   bool         `json:"cleaned_up"`
 }
 
 type runState struct {
-	cfg       Config
-	pools     map[string]*keyPool
-	maxErrors int64
-	errors    atomic.Int64
-	mu        sync.Mutex
-	abortWhy  string
-	abortAll  context.CancelFunc
+	cfg         Config
+	pools       map[string]*keyPool
+	stores      map[string]storage.Store // bucket stores by storeKey
+	storeOrder  []string
+	created     map[string]bool // buckets this run created, by storeKey
+	removed     map[string]bool // and then removed
+	blocks      map[float64]*payload.Block
+	ratios      map[string]float64 // compressibility each space was written with
+	written     map[string]int64   // the smallest size each space was written with
+	maxErrors   int64
+	errors      atomic.Int64
+	watch       *errorWatch // the running step's failure policy, if any
+	mu          sync.Mutex
+	abortWhy    string
+	abortDetail string
+	abortAll    context.CancelFunc
 }
 
-func (r *runState) abort(why string) {
+// abort stops the run (the first reason wins): no more steps but cleanup.
+func (r *runState) abort(why, detail string) {
 	r.mu.Lock()
 	if r.abortWhy == "" {
-		r.abortWhy = why
+		r.abortWhy, r.abortDetail = why, detail
 	}
 	r.mu.Unlock()
 	r.abortAll()
@@ -90,11 +116,17 @@ func (r *runState) aborted() string {
 
 // Run executes cfg.Spec. When ctx ends (an interrupt) it stops issuing,
 // lets in-flight ops finish within the grace period, skips the remaining
-// non-cleanup stages and still cleans up. The outcome holds every step that
-// ran, also when an error is returned.
+// stages except cleanup and dispose, which still run. The outcome holds
+// every step that ran, also when an error is returned.
 func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 	if errs := cfg.Spec.Validate(); len(errs) > 0 {
 		return nil, errors.Join(errs...)
+	}
+	if ns := cfg.Namespace; ns == "" || !strings.HasSuffix(ns, "/") {
+		return nil, fmt.Errorf("loadgen: a run namespace ending in '/' is needed (got %q): everything a run writes lives under it", ns)
+	}
+	if cfg.Store == nil || cfg.Block == nil {
+		return nil, errors.New("loadgen: Config needs a Store and a payload Block")
 	}
 	if cfg.Grace <= 0 {
 		cfg.Grace = 10 * time.Second
@@ -104,40 +136,95 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 	}
 	runCtx, abortAll := context.WithCancel(ctx)
 	defer abortAll()
-	r := &runState{cfg: cfg, pools: map[string]*keyPool{}, maxErrors: cfg.MaxErrors, abortAll: abortAll}
+	r := &runState{cfg: cfg, pools: map[string]*keyPool{}, stores: map[string]storage.Store{}, created: map[string]bool{}, removed: map[string]bool{},
+		blocks: map[float64]*payload.Block{}, ratios: map[string]float64{}, written: map[string]int64{}, maxErrors: cfg.MaxErrors, abortAll: abortAll}
+	if err := r.preflight(); err != nil {
+		return nil, err
+	}
 	out := &Outcome{}
+	var failed error
 	for _, st := range cfg.Spec.Stages {
-		if st.Kind == workload.KindCleanup {
-			if cfg.NoCleanup {
-				continue
-			}
-			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.CleanupTimeout)
-			step, err := r.cleanup(cctx, st)
-			cancel()
-			out.Steps = append(out.Steps, step)
-			if err != nil {
-				return out, err
-			}
-			out.CleanedUp = true
+		if failed != nil && st.Kind != workload.KindCleanup && st.Kind != workload.KindDispose {
 			continue
 		}
-		for i := 0; i < st.Steps() && runCtx.Err() == nil; i++ {
-			if cfg.OnStep != nil {
-				cfg.OnStep(st, i)
-			}
-			step, err := r.step(runCtx, st, i)
-			if err != nil {
-				return out, err
-			}
-			out.Steps = append(out.Steps, step)
+		if err := r.runStage(ctx, runCtx, st, out); err != nil && failed == nil {
+			// Stop the workflow, but still clean up what it wrote.
+			failed = err
+			abortAll()
 		}
 	}
 	out.Interrupted = ctx.Err() != nil
-	out.Aborted = r.aborted()
-	return out, nil
+	r.mu.Lock()
+	out.Aborted, out.AbortDetail = r.abortWhy, r.abortDetail
+	r.mu.Unlock()
+	return out, failed
 }
 
-// step runs every stream of stage st at sweep index i, side by side.
+// preflight fails before any stage for what the target cannot do at all.
+func (r *runState) preflight() error {
+	_, multipart := r.cfg.Store.(storage.Multiparter)
+	for _, st := range r.cfg.Spec.Stages {
+		for _, s := range st.Streams {
+			for _, m := range s.Mix {
+				if op, _ := workload.CanonicalOp(m.Op); op == workload.OpMultipart && !multipart && st.Kind == workload.KindMain {
+					return fmt.Errorf("stream %s: multipart needs a store with multipart uploads (S3), not this one", s.Name)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// runStage runs every step of st. Cleanup and dispose run even after an
+// interrupt or an abort, on a deadline of their own (unless NoCleanup);
+// other stages start no step once runCtx has ended.
+func (r *runState) runStage(ctx, runCtx context.Context, st workload.Stage, out *Outcome) error {
+	if st.Kind == workload.KindCleanup || st.Kind == workload.KindDispose {
+		if r.cfg.NoCleanup {
+			return nil
+		}
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.cfg.CleanupTimeout)
+		defer cancel()
+		if r.cfg.OnStep != nil {
+			r.cfg.OnStep(st, 0)
+		}
+		var step StepResult
+		var err error
+		if st.Kind == workload.KindDispose {
+			step, err = r.dispose(cctx, st)
+		} else {
+			step, err = r.cleanup(cctx, st)
+		}
+		out.Steps = append(out.Steps, step)
+		if err == nil && st.Kind == workload.KindCleanup {
+			out.CleanedUp = true
+		}
+		return err
+	}
+	for i := 0; i < st.Steps() && runCtx.Err() == nil; i++ {
+		if r.cfg.OnStep != nil {
+			r.cfg.OnStep(st, i)
+		}
+		var step StepResult
+		var err error
+		switch st.Kind {
+		case workload.KindInit:
+			step, err = r.initBuckets(runCtx, st)
+		case workload.KindDelay:
+			step = r.delay(runCtx, st)
+		default:
+			step, err = r.step(runCtx, st, i)
+		}
+		if err != nil {
+			return err
+		}
+		out.Steps = append(out.Steps, step)
+	}
+	return nil
+}
+
+// step runs every stream of stage st at sweep index i, side by side, under
+// the stage's failure policy.
 func (r *runState) step(ctx context.Context, st workload.Stage, i int) (StepResult, error) {
 	var runs []*streamRun
 	for _, sp := range st.Streams {
@@ -149,14 +236,29 @@ func (r *runState) step(ctx context.Context, st workload.Stage, i int) (StepResu
 			runs = append(runs, s)
 		}
 	}
-	return r.measure(ctx, st, i, runs)
+	r.watch = newErrorWatch(st)
+	defer func() { r.watch = nil }()
+	res, err := r.measure(ctx, st, i, runs)
+	res.Sweep = st.StepLabel(i)
+	if w := r.watch; w != nil && err == nil {
+		w.final(r)
+		if why := r.aborted(); why == "error-ratio" {
+			r.mu.Lock()
+			res.Notes = append(res.Notes, "workflow stopped: "+r.abortDetail)
+			r.mu.Unlock()
+		}
+	}
+	return res, err
 }
 
 // measure starts the streams on one clock and collects their results.
 func (r *runState) measure(ctx context.Context, st workload.Stage, i int, runs []*streamRun) (StepResult, error) {
 	res := StepResult{Stage: st.Name, Kind: st.Kind, Step: i, Start: time.Now()}
+	if r.cfg.StepStarted != nil {
+		r.cfg.StepStarted(res.Start)
+	}
 	u0, s0 := cpuTimes()
-	d0, q0 := connStats(r.cfg.Store)
+	d0, q0 := r.connStats()
 	results := make([]StreamResult, len(runs))
 	errs := make([]error, len(runs))
 	var wg sync.WaitGroup
@@ -171,7 +273,7 @@ func (r *runState) measure(ctx context.Context, st workload.Stage, i int, runs [
 	res.Elapsed = time.Since(res.Start)
 	res.Streams = results
 	u1, s1 := cpuTimes()
-	d1, q1 := connStats(r.cfg.Store)
+	d1, q1 := r.connStats()
 	res.CPUUser, res.CPUSys, res.ConnsDialed, res.Requests = u1-u0, s1-s0, d1-d0, q1-q0
 	return res, nil
 }
@@ -185,86 +287,44 @@ func connStats(s storage.Store) (dialed, requests uint64) {
 
 // newStream builds the run of stream sp in step i; nil means nothing to do.
 func (r *runState) newStream(ctx context.Context, kind workload.StageKind, sp workload.Stream, i int) (*streamRun, error) {
-	pool, err := r.pool(ctx, sp)
+	workers := sp.MaxConcurrency()
+	if kind == workload.KindMain {
+		sp = sp.At(i)
+		workers = sp.ConcurrencyAt(0)
+	}
+	block, err := r.block(sp.Data.Compress)
 	if err != nil {
 		return nil, err
 	}
 	s := &streamRun{
-		name: sp.Name, store: r.cfg.Store, block: r.cfg.Block, seed: r.cfg.Seed + uint64(i),
-		pacer: ClosedLoop{}, pool: pool, size: sp.Size, rangeSize: sp.RangeSize, fsync: sp.Fsync,
-		bounds: sp.Bounds, workers: sp.ConcurrencyAt(i), run: r,
+		name: sp.Name, block: block, seed: r.cfg.Seed + uint64(i), pacer: ClosedLoop{}, sizes: sp.Sizes(),
+		rangeSize: sp.RangeSize, partSize: sp.PartSize, verify: sp.Data.Verify, fsync: sp.Fsync,
+		bounds: sp.Bounds, workers: workers, run: r,
+	}
+	if s.partSize <= 0 {
+		s.partSize = workload.DefaultPartSize
 	}
 	if r.cfg.NewPacer != nil {
 		s.pacer = r.cfg.NewPacer(sp)
 	}
 	if kind == workload.KindPrepare {
-		if sp.Objects.Existing || sp.Objects.Count == 0 {
-			return nil, nil
-		}
-		s.listed, s.fixed, s.fixedOp = true, pool.plan(sp.Objects.Count), metrics.OpPut
-		s.bounds = workload.Bounds{}
-		s.workers = min(sp.MaxConcurrency(), sp.Objects.Count)
-		return s, nil
+		return r.prepareStream(ctx, s, sp)
 	}
-	if s.mix, err = newMix(sp.Mix); err != nil {
+	return r.mainStream(ctx, s, sp)
+}
+
+// block is the payload block for a compressibility ratio, made once.
+func (r *runState) block(ratio float64) (*payload.Block, error) {
+	if ratio <= 1 {
+		return r.cfg.Block, nil
+	}
+	if b, ok := r.blocks[ratio]; ok {
+		return b, nil
+	}
+	b, err := payload.NewBlock(r.cfg.Block.Size(), r.cfg.Seed, ratio)
+	if err != nil {
 		return nil, err
 	}
-	pool.mutable = pool.mutable || sp.Writes()
-	if pool.count() == 0 && !s.mix.has(metrics.OpPut) {
-		return nil, fmt.Errorf("stream %s reads objects under %q, but none exist there: prepare them first", sp.Name, pool.prefix)
-	}
-	return s, nil
-}
-
-// pool returns the key pool of sp's key space, listing existing objects the
-// first time one is used.
-func (r *runState) pool(ctx context.Context, sp workload.Stream) (*keyPool, error) {
-	prefix := r.cfg.Namespace + sp.Objects.Prefix
-	if sp.Objects.Existing {
-		prefix = sp.Objects.Prefix
-	}
-	if p, ok := r.pools[prefix]; ok {
-		return p, nil
-	}
-	p := newKeyPool(prefix, sp.Size)
-	if sp.Objects.Existing {
-		p.sizes = []int64{}
-		err := r.cfg.Store.List(ctx, prefix, func(o storage.ObjectInfo) error {
-			p.live, p.sizes = append(p.live, o.Key), append(p.sizes, o.Size)
-			return nil
-		})
-		if err != nil {
-			return nil, fmt.Errorf("list existing objects under %q: %w", prefix, err)
-		}
-		if len(p.live) == 0 {
-			return nil, fmt.Errorf("no objects under %q to read", prefix)
-		}
-	}
-	r.pools[prefix] = p
-	return p, nil
-}
-
-// cleanup deletes every object under the run's namespace, and nothing else.
-func (r *runState) cleanup(ctx context.Context, st workload.Stage) (StepResult, error) {
-	ns := r.cfg.Namespace
-	if ns == "" || !strings.HasSuffix(ns, "/") {
-		return StepResult{}, fmt.Errorf("refusing to clean up without a run namespace ending in '/' (got %q)", ns)
-	}
-	var keys []string
-	if err := r.cfg.Store.List(ctx, ns, func(o storage.ObjectInfo) error {
-		keys = append(keys, o.Key)
-		return nil
-	}); err != nil {
-		return StepResult{}, fmt.Errorf("cleanup: list %q: %w", ns, err)
-	}
-	if len(keys) == 0 {
-		return StepResult{Stage: st.Name, Kind: st.Kind, Start: time.Now()}, nil
-	}
-	conc := 8
-	if len(st.Streams) > 0 {
-		conc = st.Streams[0].MaxConcurrency()
-	}
-	s := &streamRun{name: "cleanup", store: r.cfg.Store, block: r.cfg.Block, pacer: ClosedLoop{},
-		listed: true, fixed: keys, fixedOp: metrics.OpDelete, workers: max(1, min(conc, len(keys))), run: r}
-	return r.measure(ctx, st, 0, []*streamRun{s})
+	r.blocks[ratio] = b
+	return b, nil
 }

@@ -2,6 +2,7 @@ package loadgen
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -10,25 +11,25 @@ import (
 
 	"github.com/objbench/objbench/metrics"
 	"github.com/objbench/objbench/payload"
-	"github.com/objbench/objbench/storage"
 	"github.com/objbench/objbench/workload"
 )
 
 // streamRun is one stream during one step.
 type streamRun struct {
 	name      string
-	store     storage.Store
 	block     *payload.Block
 	seed      uint64
 	series    *metrics.Series
 	pacer     Pacer
 	mix       mix
-	pool      *keyPool // where PUTs add and reads pick; nil for cleanup
-	listed    bool     // prepare/cleanup: run fixedOp on each key of fixed once
-	fixed     []string
-	fixedOp   metrics.Op
-	size      int64
-	rangeSize int64
+	ops       []*opDef  // the mix's ops (main stages)
+	fixed     fixedWork // prepare/cleanup: each task of a list once
+	sizes     workload.Selector
+	sizeSeq   atomic.Uint64
+	getRange  int64 // GET reads ranges of this size (flags' --range-size)
+	rangeSize int64 // RANGE-GET reads ranges of this size
+	partSize  int64
+	verify    bool
 	fsync     bool
 	bounds    workload.Bounds
 	workers   int
@@ -43,15 +44,25 @@ type streamRun struct {
 	stop      context.CancelFunc
 }
 
+// fixedWork is a list of tasks run once each, n of them, made on demand.
+type fixedWork struct {
+	n  int64
+	at func(w *worker, i int64) task
+}
+
 // finish records why the stream stopped (first cause wins) and stops it.
 func (s *streamRun) finish(cause string) {
 	s.stopOnce.Do(func() { s.stopCause = cause })
 	s.stop()
 }
 
-func (s *streamRun) countError() {
-	if s.run.maxErrors > 0 && s.run.errors.Add(1) >= s.run.maxErrors {
-		s.run.abort("max-errors")
+// count notes one finished op for the run's error limits.
+func (s *streamRun) count(failed bool) {
+	if failed && s.run.maxErrors > 0 && s.run.errors.Add(1) >= s.run.maxErrors {
+		s.run.abort("max-errors", fmt.Sprintf("%d ops failed (--max-errors %d)", s.run.maxErrors, s.run.maxErrors))
+	}
+	if w := s.run.watch; w != nil {
+		w.observe(s.run, failed)
 	}
 }
 

@@ -12,33 +12,46 @@ import (
 )
 
 // worker issues one stream's ops one at a time. It owns everything it
-// touches per op (payload reader, trace, range, result), so the hot path
-// allocates nothing for payloads.
+// touches per op (payload reader, verifier, trace, range, result), so the
+// hot path allocates nothing for payloads.
 type worker struct {
-	s     *streamRun
-	rec   *metrics.Recorder
-	rng   *rand.Rand
-	body  *payload.Reader
-	trace storage.Trace
-	rg    storage.Range
-	res   metrics.Result
+	s        *streamRun
+	rec      *metrics.Recorder
+	rng      *rand.Rand
+	body     *payload.Reader
+	checks   []*payload.Verifier // per op of the mix
+	samplers []opSampler
+	prepSize func() int64
+	trace    storage.Trace
+	rg       storage.Range
+	parts    []storage.Part
+	res      metrics.Result
 }
 
 // task is one op to issue.
 type task struct {
-	op   metrics.Op
-	key  string
-	size int64  // bytes to write (PUT) or the object's size (GET)
-	seed uint64 // payload position for PUT
+	op    metrics.Op
+	store storage.Store
+	key   string
+	size  int64  // bytes to write (PUT), or the object's size if known (GET)
+	seed  uint64 // payload position: a function of the key
+	pool  *keyPool
+	check *payload.Verifier // for reads of the op's space
 }
 
 func newWorker(s *streamRun, id int) *worker {
-	return &worker{
+	w := &worker{
 		s:    s,
 		rec:  s.series.NewRecorder(),
 		rng:  rand.New(rand.NewPCG(uint64(id)+1, s.seed)),
 		body: payload.NewReader(s.block),
 	}
+	w.prepSize = s.sizes.Sampler(w.rng, func() uint64 { return s.sizeSeq.Add(1) - 1 })
+	for _, d := range s.ops {
+		w.samplers = append(w.samplers, d.sampler(w.rng))
+		w.checks = append(w.checks, payload.NewVerifier(d.check))
+	}
+	return w
 }
 
 // loop issues ops until stop ends, the stream runs out of work or reaches a
@@ -64,13 +77,11 @@ func (w *worker) loop(stop context.Context) {
 			return
 		}
 		w.run(t)
-		if t.op == metrics.OpGet || t.op == metrics.OpStat {
-			s.pool.release(t.key)
+		if t.pool != nil && (t.op == metrics.OpGet || t.op == metrics.OpStat || t.op == metrics.OpRangeGet) {
+			t.pool.release(t.key)
 		}
 		w.rec.Record(&w.res)
-		if w.res.Err != nil {
-			s.countError()
-		}
+		s.count(w.res.Err != nil)
 		if s.bounds.Bytes > 0 && s.moved.Add(w.res.Bytes) >= s.bounds.Bytes {
 			s.finish("bytes")
 		}
@@ -80,30 +91,71 @@ func (w *worker) loop(stop context.Context) {
 // next chooses the next task; ok=false means the stream has no more work.
 func (w *worker) next() (task, bool) {
 	s := w.s
-	if s.listed {
+	if s.fixed.at != nil {
 		i := s.cursor.Add(1) - 1
-		if i >= int64(len(s.fixed)) {
+		if i >= s.fixed.n {
 			s.finish("done")
 			return task{}, false
 		}
-		return task{op: s.fixedOp, key: s.fixed[i], size: s.size, seed: uint64(i)}, true
+		return s.fixed.at(w, i), true
 	}
-	t := task{op: s.mix.pick(w.rng)}
-	ok := true
+	for range maxPicks {
+		i := s.mix.pick(w.rng)
+		d, smp := s.ops[i], &w.samplers[i]
+		t := task{op: d.op, store: d.sp.stores[smp.bucket()], check: w.checks[i]}
+		if d.sp.pool == nil && t.op != metrics.OpList {
+			return w.numbered(t, d, smp), true
+		}
+		if t, ok := w.nextInPool(t, d, smp); ok {
+			return t, true
+		}
+		if !d.refills {
+			break
+		}
+		// The pool is empty for now, but this stream's writes refill it:
+		// pick again rather than end the stream.
+	}
+	s.finish("no objects left")
+	return task{}, false
+}
+
+// maxPicks bounds how often a worker re-picks an op whose pool is empty
+// for now (its stream writes into it) before it gives up.
+const maxPicks = 64
+
+// numbered makes the task of an op on numbered objects: writes and deletes
+// hit the number drawn, as in COSBench.
+func (w *worker) numbered(t task, d *opDef, smp *opSampler) task {
+	t.key = d.sp.key(smp.index())
+	t.seed = keySeed(t.key)
 	switch t.op {
-	case metrics.OpPut:
-		t.key, t.seed = s.pool.newKey()
-		t.size = s.size
+	case metrics.OpPut, metrics.OpMultipart:
+		t.size = smp.size()
+	case metrics.OpGet, metrics.OpRangeGet:
+		t.size = d.sizes.Min // the least it can be: ranges stay inside
+	}
+	return t
+}
+
+// nextInPool picks from a pool: PUTs add new keys, DELETEs take live ones,
+// reads lease live ones; LIST lists the space's prefix. ok=false: the pool
+// is empty.
+func (w *worker) nextInPool(t task, d *opDef, smp *opSampler) (task, bool) {
+	p, ok := d.sp.pool, true
+	t.pool = p
+	switch t.op {
 	case metrics.OpList:
-		t.key = s.pool.prefix
+		t.key = d.sp.prefix
+		return t, true
+	case metrics.OpPut, metrics.OpMultipart:
+		t.key = p.newKey()
+		t.size = smp.size()
 	case metrics.OpDelete:
-		t.key, ok = s.pool.take(w.rng)
+		t.key, ok = p.take(w.rng)
 	default:
-		t.key, t.size, ok = s.pool.pick(w.rng)
+		t.key, t.size, ok = p.pick(w.rng)
 	}
-	if !ok {
-		s.finish("no objects left")
-	}
+	t.seed = keySeed(t.key)
 	return t, ok
 }
 
@@ -117,29 +169,51 @@ func (w *worker) run(t task) {
 	switch t.op {
 	case metrics.OpPut:
 		w.body.Reset(t.seed, t.size)
-		_, err = s.store.Put(ctx, t.key, w.body, t.size, storage.PutOptions{Trace: &w.trace, Fsync: s.fsync})
+		_, err = t.store.Put(ctx, t.key, w.body, t.size, storage.PutOptions{Trace: &w.trace, Fsync: s.fsync})
 		if err == nil {
 			n = t.size
-			if s.pool != nil {
-				s.pool.add(t.key, t.size)
-			}
 		}
+	case metrics.OpMultipart:
+		n, err = w.multipart(ctx, t)
 	case metrics.OpGet:
-		o := storage.GetOptions{Trace: &w.trace}
-		if s.rangeSize > 0 && t.size > s.rangeSize {
-			w.rg = storage.Range{Offset: w.rng.Int64N(t.size - s.rangeSize + 1), Length: s.rangeSize}
-			o.Range = &w.rg
-		}
-		n, err = s.store.Get(ctx, t.key, o, io.Discard)
+		n, err = w.get(ctx, t, s.getRange)
+	case metrics.OpRangeGet:
+		n, err = w.get(ctx, t, s.rangeSize)
 	case metrics.OpStat:
-		_, err = s.store.Stat(ctx, t.key)
+		_, err = t.store.Stat(ctx, t.key)
 	case metrics.OpDelete:
-		err = s.store.Delete(ctx, t.key)
+		err = t.store.Delete(ctx, t.key)
 	case metrics.OpList:
-		err = s.store.List(ctx, t.key, func(storage.ObjectInfo) error { return nil })
+		err = t.store.List(ctx, t.key, func(storage.ObjectInfo) error { return nil })
+	}
+	if err == nil && t.pool != nil && (t.op == metrics.OpPut || t.op == metrics.OpMultipart) {
+		t.pool.add(t.key, t.size)
 	}
 	w.res = metrics.Result{Op: t.op, Intended: start, Start: start, FirstByte: w.trace.FirstByte,
 		End: time.Now(), Bytes: n, Err: err}
+}
+
+// get reads the object, or a random range of rangeLen bytes of it, and
+// with verification on compares every byte with what was written.
+func (w *worker) get(ctx context.Context, t task, rangeLen int64) (int64, error) {
+	o := storage.GetOptions{Trace: &w.trace}
+	var off int64
+	if rangeLen > 0 {
+		if t.size > rangeLen {
+			off = w.rng.Int64N(t.size - rangeLen + 1)
+		}
+		w.rg = storage.Range{Offset: off, Length: rangeLen}
+		o.Range = &w.rg
+	}
+	if !w.s.verify || t.check == nil {
+		return t.store.Get(ctx, t.key, o, io.Discard)
+	}
+	t.check.Reset(t.seed, off)
+	n, err := t.store.Get(ctx, t.key, o, t.check)
+	if err == nil && t.check.Mismatch() >= 0 {
+		err = &storage.OpError{Op: "get", Key: t.key, Err: storage.ErrChecksum}
+	}
+	return n, err
 }
 
 // sleep waits d or until ctx ends; it reports whether the full wait passed.

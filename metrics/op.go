@@ -16,10 +16,12 @@ const (
 	OpStat
 	OpDelete
 	OpList
-	NumOps // count of ops, not an op
+	OpMultipart // a whole multipart upload: create, parts, complete
+	OpRangeGet  // a GET of part of an object, as its own op of a mix
+	NumOps      // count of ops, not an op
 )
 
-var opNames = [NumOps]string{"PUT", "GET", "STAT", "DELETE", "LIST"}
+var opNames = [NumOps]string{"PUT", "GET", "STAT", "DELETE", "LIST", "MULTIPART", "RANGE-GET"}
 
 func (o Op) String() string {
 	if o < NumOps {
@@ -28,16 +30,20 @@ func (o Op) String() string {
 	return fmt.Sprintf("op(%d)", o)
 }
 
-// ParseOp accepts an op name in any case; "head" is an alias of STAT and
-// "read"/"write" of GET/PUT (COSBench's words).
+// ParseOp accepts an op name in any case; "head" is an alias of STAT,
+// "read"/"write" of GET/PUT (COSBench's words), "ranged-read" of RANGE-GET.
 func ParseOp(s string) (Op, error) {
-	switch u := strings.ToUpper(s); u {
+	switch u := strings.ReplaceAll(strings.ToUpper(s), "_", "-"); u {
 	case "HEAD":
 		return OpStat, nil
 	case "READ":
 		return OpGet, nil
 	case "WRITE":
 		return OpPut, nil
+	case "RANGED-READ", "RANGED-GET", "RANGE-READ":
+		return OpRangeGet, nil
+	case "MULTIPART-WRITE", "MULTIPART-PUT", "MPU":
+		return OpMultipart, nil
 	default:
 		for i, n := range opNames {
 			if n == u {
@@ -45,7 +51,7 @@ func ParseOp(s string) (Op, error) {
 			}
 		}
 	}
-	return 0, fmt.Errorf("unknown operation %q (want put, get, stat, delete or list)", s)
+	return 0, fmt.Errorf("unknown operation %q (want put, get, stat, delete, list, multipart or range-get)", s)
 }
 
 // Result is the outcome of one operation.

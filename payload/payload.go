@@ -59,8 +59,23 @@ func NewReader(b *Block) *Reader { return &Reader{block: b} }
 // the block derived from seed (e.g. the object's index), so different objects
 // carry different bytes.
 func (r *Reader) Reset(seed uint64, size int64) {
-	r.off = int((seed * 0x9e3779b97f4a7c15) % uint64(len(r.block.data)))
+	r.off = r.block.start(seed, 0)
 	r.remaining = size
+}
+
+// ResetAt prepares the reader to produce size bytes of the object with
+// this seed starting at offset within it: the parts of a multipart upload
+// together carry the same bytes as one Reset of the whole size.
+func (r *Reader) ResetAt(seed uint64, offset, size int64) {
+	r.off = r.block.start(seed, offset)
+	r.remaining = size
+}
+
+// start is where in the block byte offset of the object with seed lies.
+// An object's bytes depend on its seed and offset only, never its size.
+func (b *Block) start(seed uint64, offset int64) int {
+	n := uint64(len(b.data))
+	return int(((seed*0x9e3779b97f4a7c15)%n + uint64(offset)%n) % n)
 }
 
 // Read implements io.Reader.

@@ -27,11 +27,15 @@ type Result struct {
 	Finished    time.Time            `json:"finished"`
 	Interrupted bool                 `json:"interrupted"`
 	Aborted     string               `json:"aborted,omitempty"`
+	AbortDetail string               `json:"abort_detail,omitempty"`
 	CleanedUp   bool                 `json:"cleaned_up"`
 	Machine     sysmon.Machine       `json:"machine"`
 	Target      Target               `json:"target"`
 	Spec        workload.Spec        `json:"spec"`
 	Steps       []loadgen.StepResult `json:"steps"`
+	// System is the per-second system timeline and the verdict; absent
+	// in files from before objbench watched the machine.
+	System *System `json:"system,omitempty"`
 }
 
 // Tool identifies the program that wrote the result.

@@ -53,7 +53,7 @@ func WriteTable(w io.Writer, r *Result) error {
 	fmt.Fprintln(tw, head+"OP\tCONC\tOPS/S\tTHROUGHPUT\tAVG\tP25\tP50\tP75\tP90\tP99\tP99.9\tMAX\tERR")
 	all := rows(r)
 	for _, x := range all {
-		fmt.Fprint(tw, x.step.Stage+"\t")
+		fmt.Fprint(tw, stageName(x.step)+"\t")
 		if streams {
 			fmt.Fprint(tw, x.stream.Name+"\t")
 		}
@@ -74,6 +74,7 @@ func WriteTable(w io.Writer, r *Result) error {
 	for _, s := range r.Steps {
 		writeStepLine(w, &s)
 	}
+	writeVerdict(w, r)
 	return nil
 }
 
@@ -90,7 +91,7 @@ func writeTTFB(w io.Writer, all []row) {
 			any = true
 		}
 		p := x.t.TTFB
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", x.step.Stage, x.t.Op, x.stream.Concurrency,
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", stageName(x.step), x.t.Op, x.stream.Concurrency,
 			ms(p.Avg), msi(p.P25), msi(p.P50), msi(p.P75), msi(p.P90), msi(p.P99), msi(p.P999), msi(p.Max))
 	}
 	_ = tw.Flush()
@@ -109,11 +110,16 @@ func writeErrors(w io.Writer, all []row) {
 			classes = append(classes, fmt.Sprintf("%s=%d", c, n))
 		}
 		sort.Strings(classes)
-		fmt.Fprintf(w, "errors %s %s conc %d: %s\n", x.step.Stage, x.t.Op, x.stream.Concurrency, strings.Join(classes, " "))
+		fmt.Fprintf(w, "errors %s %s conc %d: %s\n", stageName(x.step), x.t.Op, x.stream.Concurrency, strings.Join(classes, " "))
 	}
 }
 
 func writeStepLine(w io.Writer, s *loadgen.StepResult) {
+	if len(s.Streams) == 0 { // init, dispose, delay, a cleanup with nothing to do
+		writeStepNotes(w, s)
+		return
+	}
+	defer writeStepNotes(w, s)
 	var ops int64
 	var stopped []string
 	conc := 0

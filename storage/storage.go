@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"time"
 )
@@ -48,6 +49,23 @@ type PutOptions struct {
 // Range selects Length bytes starting at Offset. Length < 0 means "to the end".
 type Range struct {
 	Offset, Length int64
+}
+
+// Resolve applies r to an object of size bytes the way S3 does: a nil
+// range is the whole object, a range running past the end is cut at the
+// end, one starting beyond it is an error.
+func (r *Range) Resolve(size int64) (off, n int64, err error) {
+	if r == nil {
+		return 0, size, nil
+	}
+	if r.Offset < 0 || r.Offset > size {
+		return 0, 0, fmt.Errorf("range offset %d outside the object's %d bytes", r.Offset, size)
+	}
+	n = r.Length
+	if n < 0 || r.Offset+n > size {
+		n = size - r.Offset
+	}
+	return r.Offset, n, nil
 }
 
 // GetOptions tunes one Get.

@@ -3,7 +3,9 @@ package sysmon
 import (
 	"bufio"
 	"os"
+	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 )
@@ -18,6 +20,9 @@ type Machine struct {
 	CPUModel    string `json:"cpu_model,omitempty"`
 	MemoryBytes uint64 `json:"memory_bytes,omitempty"`
 	GoVersion   string `json:"go_version"`
+	// Links is each network interface's link speed in bits/s, where the
+	// kernel reports one (virtual NICs often do not).
+	Links map[string]float64 `json:"link_bps,omitempty"`
 }
 
 // ReadMachine collects what it can; missing facts stay empty.
@@ -33,7 +38,34 @@ func ReadMachine() Machine {
 		m.MemoryBytes = uint64(si.Totalram) * uint64(si.Unit)
 	}
 	m.CPUModel = cpuModel("/proc/cpuinfo")
+	m.Links = linkSpeeds("/sys")
 	return m
+}
+
+// linkSpeeds reads /sys/class/net/*/speed (Mb/s; -1 or unreadable when
+// unknown).
+func linkSpeeds(sysRoot string) map[string]float64 {
+	dir := filepath.Join(sysRoot, "class", "net")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out map[string]float64
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name(), "speed"))
+		if err != nil {
+			continue
+		}
+		mbps, err := strconv.ParseFloat(strings.TrimSpace(string(b)), 64)
+		if err != nil || mbps <= 0 {
+			continue
+		}
+		if out == nil {
+			out = map[string]float64{}
+		}
+		out[e.Name()] = mbps * 1e6
+	}
+	return out
 }
 
 func utsString(b []int8) string {

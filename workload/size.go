@@ -37,3 +37,25 @@ func ParseSize(s string) (int64, error) {
 	}
 	return int64(b), nil
 }
+
+// sizeFormats name sizes; decimal units first, so that a tie (1024000 is
+// both 1000 KiB and 1024 KB) goes to the unit COSBench files use.
+var sizeFormats = []struct {
+	name string
+	mult int64
+}{{"TB", 1e12}, {"TiB", 1 << 40}, {"GB", 1e9}, {"GiB", 1 << 30}, {"MB", 1e6}, {"MiB", 1 << 20}, {"KB", 1e3}, {"KiB", 1 << 10}}
+
+// FormatSize writes a byte count exactly, in the unit that takes the
+// fewest digits: 64000 reads "64 KB", 65536 "64 KiB", 1000 "1 KB".
+func FormatSize(n int64) string {
+	best := strconv.FormatInt(n, 10) + " B"
+	digits := len(best) - 2
+	for _, f := range sizeFormats {
+		if n != 0 && n%f.mult == 0 {
+			if v := strconv.FormatInt(n/f.mult, 10); len(v) < digits {
+				best, digits = v+" "+f.name, len(v)
+			}
+		}
+	}
+	return best
+}

@@ -1,8 +1,7 @@
 package workload
 
 import (
-	"errors"
-	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -10,44 +9,128 @@ import (
 // StageKind says what a stage does.
 type StageKind string
 
-// The stage kinds. Prepare writes each object of its streams' key spaces
-// once; main runs the op mix; cleanup deletes everything the run created.
+// The stage kinds. Init creates the buckets its streams name (only those
+// missing); prepare writes each object of its streams' key spaces once;
+// main runs the op mix; cleanup deletes objects the run wrote; dispose
+// removes the buckets this run created; delay waits.
 const (
+	KindInit    StageKind = "init"
 	KindPrepare StageKind = "prepare"
 	KindMain    StageKind = "main"
 	KindCleanup StageKind = "cleanup"
+	KindDispose StageKind = "dispose"
+	KindDelay   StageKind = "delay"
 )
 
 // Spec is a whole workload.
 type Spec struct {
-	Name   string  `json:"name,omitempty"`
-	Stages []Stage `json:"stages"`
+	Name string `json:"name,omitempty"`
+	// Source says which file the spec came from and what of it objbench
+	// could not honour; nil for specs built from flags.
+	Source *Source `json:"source,omitempty"`
+	// Storage is the target the file names; command-line flags override it.
+	Storage *Storage `json:"storage,omitempty"`
+	// ScaledBy is the factor counts and durations were multiplied by
+	// (objbench run --scale), 0 when they were not.
+	ScaledBy float64 `json:"scaled_by,omitempty"`
+	Stages   []Stage `json:"stages"`
 }
 
-// Stage is a set of streams that run together. With a concurrency sweep the
-// stage runs once per value (a step each).
+// Source is the workload file a spec was decoded from.
+type Source struct {
+	File     string   `json:"file"`
+	Format   string   `json:"format"` // "yaml" or "cosbench"
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Storage is where a workload file says to run. Credentials are kept for
+// the run but never serialized: result files and plans must not hold them.
+type Storage struct {
+	Type       string        `json:"type"` // "s3"
+	Endpoint   string        `json:"endpoint,omitempty"`
+	Region     string        `json:"region,omitempty"`
+	Addressing string        `json:"addressing,omitempty"` // "path", "virtual" or "" (auto)
+	Timeout    time.Duration `json:"timeout_ns,omitempty"`
+	AccessKey  string        `json:"-"`
+	SecretKey  string        `json:"-"`
+	// Credentials is true when the file holds keys (which are not recorded).
+	Credentials bool `json:"credentials_in_file,omitempty"`
+	Pos         Pos  `json:"-"`
+}
+
+// Stage is a set of streams that run together. With a sweep the stage runs
+// once per value (a step each).
 type Stage struct {
 	Name    string    `json:"name"`
 	Kind    StageKind `json:"kind"`
 	Streams []Stream  `json:"streams"`
+	// Delay is how long a delay stage waits.
+	Delay time.Duration `json:"delay_ns,omitempty"`
+	// OnError is the stage's failure policy; nil means continue (count
+	// errors, never stop).
+	OnError *FailurePolicy `json:"on_error,omitempty"`
+	Pos     Pos            `json:"-"`
+}
+
+// FailurePolicy stops the workflow when a stage's share of failed ops
+// crosses MaxErrorRatio (COSBench's afr, as a fraction): the remaining
+// stages are skipped, except cleanup and dispose.
+type FailurePolicy struct {
+	MaxErrorRatio float64 `json:"max_error_ratio"`
 }
 
 // OpWeight is one op of a mix with its relative weight.
 type OpWeight struct {
 	Op     string `json:"op"`
 	Weight int    `json:"weight"`
+	// Objects and SizeDist, when set, replace the stream's for this op
+	// (COSBench gives each operation its own containers, objects, sizes).
+	Objects  *KeySpace `json:"objects,omitempty"`
+	SizeDist *Selector `json:"size_dist,omitempty"`
+	Pos      Pos       `json:"-"`
 }
 
 // Stream is one group of workers with one op mix.
 type Stream struct {
-	Name        string     `json:"name"`
-	Mix         []OpWeight `json:"mix"`
-	Concurrency []int      `json:"concurrency"` // several values: a sweep
-	Bounds      Bounds     `json:"bounds"`
-	Objects     KeySpace   `json:"objects"`
-	Size        int64      `json:"size_bytes"`
-	RangeSize   int64      `json:"range_size_bytes,omitempty"` // GET reads this many bytes at a random offset
-	Fsync       bool       `json:"fsync,omitempty"`
+	Name string     `json:"name"`
+	Mix  []OpWeight `json:"mix"`
+	// Percent says the weights are ratios that must sum to 100 (files);
+	// flags give plain relative weights.
+	Percent     bool     `json:"percent,omitempty"`
+	Concurrency []int    `json:"concurrency"` // several values: a sweep
+	Bounds      Bounds   `json:"bounds"`
+	Objects     KeySpace `json:"objects"`
+	// Size is the size of objects written; SizeDist, when set, replaces it
+	// with a distribution.
+	Size      int64     `json:"size_bytes"`
+	SizeDist  *Selector `json:"size_dist,omitempty"`
+	RangeSize int64     `json:"range_size_bytes,omitempty"` // GET reads this many bytes at a random offset
+	// PartSize splits multipart uploads (0: DefaultPartSize).
+	PartSize int64 `json:"part_size_bytes,omitempty"`
+	Fsync    bool  `json:"fsync,omitempty"`
+	Data     Data  `json:"data,omitzero"`
+	// Sweep holds per-step values of fields other than concurrency.
+	Sweep *Sweep `json:"sweep,omitempty"`
+	// Storage overrides the workload's storage for this stream (COSBench
+	// per-work <storage>); Driver is COSBench's driver attribute, recorded
+	// for a later mapping to distributed workers.
+	Storage *Storage `json:"storage,omitempty"`
+	Driver  string   `json:"driver,omitempty"`
+	Pos     Pos      `json:"-"`
+}
+
+// DefaultPartSize is the multipart part size when a stream gives none.
+const DefaultPartSize = 8 << 20
+
+// Data says what bytes are written and whether reads check them.
+type Data struct {
+	// Compress > 1 makes the data this stream writes compressible about
+	// that many times; 0 or 1 is incompressible (the default).
+	Compress float64 `json:"compress,omitempty"`
+	// Verify compares every byte read with what this run wrote for the key
+	// (however the writer's data was made); a mismatch counts as a
+	// checksum error.
+	Verify bool `json:"verify,omitempty"`
 }
 
 // Bounds end a stream at whichever limit comes first; zero means unset.
@@ -57,7 +140,10 @@ type Bounds struct {
 	Bytes    int64         `json:"bytes,omitempty"`
 }
 
-// KeySpace is where a stream's objects live.
+// KeySpace is where a stream's objects live. With Index it names objects
+// COSBench's way (Prefix + number + Suffix, numbers drawn from Index); without
+// it, it is a pool of Count objects that main-stage PUTs add to and DELETEs
+// take from.
 type KeySpace struct {
 	// Prefix is relative to the run's namespace, unless Existing is set.
 	Prefix string `json:"prefix"`
@@ -67,110 +153,58 @@ type KeySpace struct {
 	// listing, relative to the store root) instead of preparing any.
 	// They are only ever read, never overwritten or deleted.
 	Existing bool `json:"existing,omitempty"`
+	// Buckets the objects live in; empty means the target's bucket.
+	Buckets []string `json:"buckets,omitempty"`
+	// BucketPick chooses a bucket by position (1-based) for each op of a
+	// main stage; nil picks uniformly. Prepare and cleanup use every bucket.
+	BucketPick *Selector `json:"bucket_pick,omitempty"`
+	Suffix     string    `json:"suffix,omitempty"`
+	Index      *Selector `json:"index,omitempty"`
+	// broken marks a key space a decoder could not read, so validation
+	// does not pile consequences onto the error already reported.
+	broken bool
 }
 
-// Steps is how many times the stage runs: the longest concurrency list for
-// a main stage; prepare and cleanup run once.
-func (s Stage) Steps() int {
-	n := 1
-	if s.Kind != KindMain {
-		return n
-	}
-	for _, st := range s.Streams {
-		n = max(n, len(st.Concurrency))
-	}
-	return n
+// Name is the key (below the namespace) of object number n.
+func (k KeySpace) Name(n int64) string {
+	return k.Prefix + strconv.FormatInt(n, 10) + k.Suffix
 }
 
-// ConcurrencyAt is the stream's concurrency in step i of its stage (a
-// shorter list keeps its last value).
-func (s Stream) ConcurrencyAt(i int) int {
-	if len(s.Concurrency) == 0 {
-		return 1
+// id identifies the key space's objects, regardless of which numbers a
+// stream draws.
+func (k KeySpace) id() string {
+	mode := "pool"
+	switch {
+	case k.Existing:
+		mode = "existing"
+	case k.Index != nil:
+		mode = "index"
 	}
-	return s.Concurrency[min(i, len(s.Concurrency)-1)]
+	return strings.Join(k.Buckets, ",") + "\x00" + k.Prefix + "\x00" + k.Suffix + "\x00" + mode
 }
 
-// MaxConcurrency is the largest value of the stream's concurrency list.
-func (s Stream) MaxConcurrency() int {
-	n := 1
-	for _, c := range s.Concurrency {
-		n = max(n, c)
-	}
-	return n
+// Pos is where something was written in a workload file.
+type Pos struct {
+	File string
+	Line int
 }
 
-// Writes reports whether the mix can create or delete objects.
-func (s Stream) Writes() bool {
-	for _, m := range s.Mix {
-		if op := strings.ToLower(m.Op); op == "put" || op == "delete" || op == "write" {
-			return true
-		}
+func (p Pos) String() string {
+	if p.File == "" {
+		return ""
 	}
-	return false
+	return p.File + ":" + strconv.Itoa(p.Line)
 }
 
-// Validate lists every problem in the spec, each naming where it is.
-func (sp Spec) Validate() []error {
-	var errs []error
-	if len(sp.Stages) == 0 {
-		errs = append(errs, errors.New("workload has no stages"))
-	}
-	for i, st := range sp.Stages {
-		where := fmt.Sprintf("stage %d (%s)", i+1, st.Name)
-		switch st.Kind {
-		case KindPrepare, KindMain, KindCleanup:
-		default:
-			errs = append(errs, fmt.Errorf("%s: unknown kind %q (want prepare, main or cleanup)", where, st.Kind))
-		}
-		if len(st.Streams) == 0 && st.Kind != KindCleanup {
-			errs = append(errs, fmt.Errorf("%s: no streams", where))
-		}
-		for j, s := range st.Streams {
-			errs = append(errs, s.validate(fmt.Sprintf("%s stream %d (%s)", where, j+1, s.Name), st.Kind)...)
-		}
-	}
-	return errs
+// Warning is something a file asks for that objbench does not (fully) do.
+type Warning struct {
+	Pos Pos
+	Msg string
 }
 
-var knownOps = map[string]bool{"put": true, "get": true, "stat": true, "head": true, "delete": true, "list": true, "read": true, "write": true}
-
-func (s Stream) validate(where string, kind StageKind) []error {
-	var errs []error
-	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(where+": "+format, a...)) }
-	if kind == KindMain && len(s.Mix) == 0 {
-		bad("no operations")
+func (w Warning) String() string {
+	if w.Pos.File == "" {
+		return w.Msg
 	}
-	for _, m := range s.Mix {
-		if !knownOps[strings.ToLower(m.Op)] {
-			bad("unknown operation %q (want put, get, stat, delete or list)", m.Op)
-		}
-		if m.Weight <= 0 {
-			bad("operation %s has weight %d; weights must be positive", m.Op, m.Weight)
-		}
-	}
-	for _, c := range s.Concurrency {
-		if c < 1 {
-			bad("concurrency %d; must be at least 1", c)
-		}
-	}
-	if s.Size < 0 {
-		bad("size %d bytes is negative", s.Size)
-	}
-	if s.RangeSize < 0 || (s.RangeSize > 0 && s.RangeSize > s.Size && !s.Objects.Existing) {
-		bad("range size %d must be between 1 and the object size %d", s.RangeSize, s.Size)
-	}
-	if s.Bounds.Duration < 0 || s.Bounds.Ops < 0 || s.Bounds.Bytes < 0 {
-		bad("bounds must not be negative")
-	}
-	if kind == KindMain && s.Bounds == (Bounds{}) {
-		bad("no bound: give a duration, an op count or a byte count")
-	}
-	if s.Objects.Count < 0 {
-		bad("object count %d is negative", s.Objects.Count)
-	}
-	if s.Objects.Existing && s.Writes() {
-		bad("writes and deletes need objects this run created; existing objects under %q are only ever read", s.Objects.Prefix)
-	}
-	return errs
+	return w.Pos.String() + ": " + w.Msg
 }

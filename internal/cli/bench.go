@@ -33,6 +33,8 @@ type benchOptions struct {
 	seed        uint64
 	quiet       bool
 	cpuProfile  string
+	linkSpeed   string
+	linkBps     float64 // --link-speed, parsed
 }
 
 func (o *benchOptions) register(f *pflag.FlagSet, op string) {
@@ -58,6 +60,7 @@ func (o *benchOptions) register(f *pflag.FlagSet, op string) {
 	f.DurationVar(&o.grace, "grace", 10*time.Second, "how long in-flight ops may finish after a step stops issuing")
 	f.Uint64Var(&o.seed, "seed", 0, "payload seed (default: random; recorded in the result)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "print only the table")
+	f.StringVar(&o.linkSpeed, "link-speed", "", "network link capacity in bits/s (10G, 25Gbit) for the verdict (default: /sys/class/net/*/speed)")
 	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a Go CPU profile of objbench itself to this file")
 	_ = f.MarkHidden("cpuprofile")
 	if op == "mixed" || op == "run" {
@@ -87,6 +90,9 @@ func (o *benchOptions) parse(op string) (parsed, error) {
 		if p.rangeSize, err = workload.ParseSize(o.rangeSize); err != nil {
 			return p, usagef("--range-size: %v", err)
 		}
+	}
+	if o.linkBps, err = parseLinkSpeed(o.linkSpeed); err != nil {
+		return p, err
 	}
 	if p.conc, err = parseIntList(o.concurrency); err != nil {
 		return p, usagef("--concurrency: %v", err)

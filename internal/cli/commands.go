@@ -42,26 +42,37 @@ func newOpCommand(env Env, op string) *cobra.Command {
 
 func newRunCommand(env Env) *cobra.Command {
 	o := &benchOptions{}
+	f := &fileOptions{}
 	cmd := &cobra.Command{
-		Use:   "run [flags]",
-		Short: "Run the default mixed workload (PUT/GET/STAT/DELETE/LIST), on the embedded server if no endpoint is given",
+		Use:   "run [flags] [WORKLOAD.yaml | COSBENCH.xml]",
+		Short: "Run a workload file (YAML or COSBench XML), or the default mixed workload, on the embedded server if no endpoint is given",
+		Long: `Run a workload file, or with none the default mixed workload (PUT, GET,
+STAT, DELETE, LIST).
+
+A workload file is YAML (stages of streams with op ratios, key spaces,
+sizes and sweeps; see examples/) or a COSBench workload XML, run as it is:
+its storage endpoint and keys are used unless flags such as --endpoint-url
+say otherwise. Everything the run writes lives under objbench/RUN-ID/ in
+its buckets; buckets are created only when missing and removed only when
+this run created them.`,
 		Example: `  objbench run
-  objbench run --endpoint-url http://127.0.0.1:9000 --bucket b --duration 30s`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			p, err := o.parse("run")
-			if err != nil {
-				return err
-			}
-			return runBench(cmd.Context(), env, o, buildSpec("run", o, p))
+  objbench run --endpoint-url http://127.0.0.1:9000 --bucket b --duration 30s
+  objbench run examples/cosbench-80-20.yaml
+  objbench run --dry-run s3-config-sample.xml
+  objbench run --scale 0.01 --endpoint-url http://127.0.0.1:9000 s3-config-sample.xml`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runWorkload(cmd.Context(), env, o, f, cmd.Flags(), args)
 		},
 	}
 	o.register(cmd.Flags(), "run")
+	f.register(cmd.Flags())
 	return cmd
 }
 
 func newReportCommand(env Env) *cobra.Command {
 	var csvOut string
+	var timeline, noColor bool
 	cmd := &cobra.Command{
 		Use:   "report RESULT.json",
 		Short: "Print a result file's tables again (from the file alone)",
@@ -71,12 +82,17 @@ func newReportCommand(env Env) *cobra.Command {
 			if err != nil {
 				return usageError{err}
 			}
-			if csvOut != "" {
+			switch {
+			case csvOut != "":
 				return writeCSVFile(csvOut, res)
+			case timeline:
+				return report.WriteTimeline(env.Stdout, res, report.TimelineStyle{Color: useColor(env, noColor)})
 			}
 			return report.WriteTable(env.Stdout, res)
 		},
 	}
 	cmd.Flags().StringVar(&csvOut, "csv", "", "write the table as CSV to this file instead")
+	cmd.Flags().BoolVar(&timeline, "timeline", false, "print the per-second system timeline (CPU, disk, net, ops) and the verdict")
+	cmd.Flags().BoolVar(&noColor, "no-color", false, "no colours (also: NO_COLOR set, or output not a terminal)")
 	return cmd
 }

@@ -68,15 +68,19 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 		note("interrupt: finishing in-flight ops, then cleaning up (Ctrl-C again to quit at once)")
 	})
 	defer stopNote()
+	watch := startWatch(ctx, res.Target, o.linkBps, note)
 	outcome, runErr := loadgen.Run(ctx, loadgen.Config{
 		Store: tgt.store, Spec: sp, Namespace: res.Target.Namespace, Block: block, Seed: seed,
-		Grace: o.grace, MaxErrors: o.maxErrors, NoCleanup: o.noCleanup,
-		OnStep: func(st workload.Stage, i int) { note("%s", describeStep(st, i)) },
+		Grace: o.grace, MaxErrors: o.maxErrors, NoCleanup: o.noCleanup, OpenBucket: tgt.bucketOpener(&o.target, maxConc),
+		OnStep:      func(st workload.Stage, i int) { note("%s", describeStep(st, i)) },
+		StepStarted: watch.stepStarted,
 	})
 	res.Finished = time.Now()
 	if outcome != nil {
 		res.Steps, res.Interrupted, res.Aborted, res.CleanedUp = outcome.Steps, outcome.Interrupted, outcome.Aborted, outcome.CleanedUp
+		res.AbortDetail = outcome.AbortDetail
 	}
+	watch.finish(res)
 	if outcome == nil && runErr != nil {
 		return runErr
 	}
@@ -105,8 +109,10 @@ func finish(env Env, o *benchOptions, res *report.Result, out string, runErr err
 		return runErr
 	case res.Interrupted:
 		return errInterrupted
-	case res.Aborted != "":
+	case res.Aborted == "max-errors":
 		return fmt.Errorf("run stopped early: %s (--max-errors %d)", res.Aborted, o.maxErrors)
+	case res.Aborted != "":
+		return fmt.Errorf("run stopped early: %s", res.AbortDetail)
 	}
 	return nil
 }
@@ -128,14 +134,37 @@ func writeCSVFile(path string, res *report.Result) error {
 }
 
 func describeStep(st workload.Stage, i int) string {
-	s := st.Streams[0]
-	switch st.Kind {
-	case workload.KindPrepare:
-		return fmt.Sprintf("prepare: writing %d objects of %s with %d workers", s.Objects.Count,
-			report.Bytes(float64(s.Size)), s.MaxConcurrency())
-	default:
-		return fmt.Sprintf("%s: step %d/%d, %s with %d workers", st.Name, i+1, st.Steps(), s.Name, s.ConcurrencyAt(i))
+	switch {
+	case st.Kind == workload.KindDelay:
+		return fmt.Sprintf("%s: waiting %v", st.Name, st.Delay)
+	case st.Kind == workload.KindInit:
+		return st.Name + ": creating the buckets that are missing"
+	case st.Kind == workload.KindDispose:
+		return st.Name + ": removing the buckets this run created"
+	case st.Kind == workload.KindCleanup:
+		return st.Name + ": deleting what this run wrote"
+	case len(st.Streams) == 0:
+		return st.Name
 	}
+	s := st.Streams[0]
+	if st.Kind == workload.KindPrepare {
+		if s.Objects.Index == nil {
+			return fmt.Sprintf("prepare: writing %d objects of %s with %d workers", s.Objects.Count,
+				report.Bytes(float64(s.Size)), s.MaxConcurrency())
+		}
+		return fmt.Sprintf("%s: writing objects %s of %s with %d workers", st.Name, s.Objects.Index, s.Sizes().SizeString(), s.MaxConcurrency())
+	}
+	line := fmt.Sprintf("%s: step %d/%d, %s with %d workers", st.Name, i+1, st.Steps(), s.Name, s.ConcurrencyAt(i))
+	switch n := len(st.Streams) - 1; {
+	case n == 1:
+		line += " (and 1 more stream)"
+	case n > 1:
+		line += fmt.Sprintf(" (and %d more streams)", n)
+	}
+	if l := st.StepLabel(i); l != "" {
+		line += ", " + l
+	}
+	return line
 }
 
 func notes(env Env, quiet bool) func(string, ...any) {

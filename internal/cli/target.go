@@ -31,6 +31,13 @@ type targetOptions struct {
 	createBucket bool
 	direct       bool
 	httpClient   string
+
+	// Set from a workload file, not flags: keys that go with the file's
+	// endpoint, whether the endpoint came from it, and a stand-in bucket
+	// that an init stage may still have to create (so it is not checked).
+	accessKey, secretKey string
+	fromFile             bool
+	lazyBucket           bool
 }
 
 func (o *targetOptions) register(f *pflag.FlagSet) {
@@ -53,6 +60,10 @@ type openedTarget struct {
 	store storage.Store
 	info  report.Target
 	close func(context.Context) error
+	// How to open the target's other buckets (see openBucket).
+	s3base  *s3.Config
+	fsOpts  fs.Options
+	buckets map[string]storage.Store
 }
 
 // open resolves the options to a store. With no endpoint, bucket or target
@@ -91,7 +102,7 @@ func (o *targetOptions) open(ctx context.Context, env Env, maxConns int, note fu
 	if o.bucket == "" {
 		return nil, usagef("--endpoint-url %s needs --bucket", o.endpoint)
 	}
-	return o.openS3(ctx, maxConns, s3.Config{})
+	return o.openS3(ctx, maxConns, s3.Config{AccessKey: o.accessKey, SecretKey: o.secretKey})
 }
 
 func (o *targetOptions) openFS(u *url.URL) (*openedTarget, error) {
@@ -102,7 +113,7 @@ func (o *targetOptions) openFS(u *url.URL) (*openedTarget, error) {
 	if err != nil {
 		return nil, usagef("--target %s: %v", o.target, err)
 	}
-	return &openedTarget{store: st, info: report.Target{Kind: "fs", Root: u.Path},
+	return &openedTarget{store: st, info: report.Target{Kind: "fs", Root: u.Path}, fsOpts: fs.Options{Direct: o.direct},
 		close: func(context.Context) error { return nil }}, nil
 }
 
@@ -141,15 +152,17 @@ func (o *targetOptions) openS3(ctx context.Context, maxConns int, c s3.Config) (
 		return nil, err
 	}
 	closeStore := func(context.Context) error { return st.Close() }
-	if err := o.checkBucket(ctx, st); err != nil {
-		_ = st.Close()
-		return nil, err
+	if !o.lazyBucket {
+		if err := o.checkBucket(ctx, st); err != nil {
+			_ = st.Close()
+			return nil, err
+		}
 	}
 	where := o.endpoint
 	if where == "" {
 		where = "AWS S3"
 	}
-	return &openedTarget{store: st, close: closeStore, info: report.Target{
+	return &openedTarget{store: st, close: closeStore, s3base: &c, info: report.Target{
 		Kind: "s3", Endpoint: where, Bucket: o.bucket, Region: st.Region(), PathStyle: c.PathStyle,
 		Signing: "SigV4 UNSIGNED-PAYLOAD", Checksums: "none", HTTPClient: st.HTTPClient(),
 	}}, nil

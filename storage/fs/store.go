@@ -51,6 +51,17 @@ func New(root string, o Options) (*Store, error) {
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("fs store root %q is not a directory", root)
 	}
+	s := newStore(abs, o)
+	if o.Direct {
+		if err := probeDirect(abs); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// newStore builds a Store over abs without looking at the file system.
+func newStore(abs string, o Options) *Store {
 	s := &Store{root: abs, direct: o.Direct}
 	s.bufs.New = func() any {
 		var b []byte
@@ -61,12 +72,7 @@ func New(root string, o Options) (*Store, error) {
 		}
 		return &b
 	}
-	if o.Direct {
-		if err := probeDirect(abs); err != nil {
-			return nil, err
-		}
-	}
-	return s, nil
+	return s
 }
 
 // probeDirect fails early, with a clear message, where O_DIRECT cannot work
@@ -187,7 +193,7 @@ func (s *Store) Get(ctx context.Context, key string, o storage.GetOptions, w io.
 	if fi.IsDir() {
 		return 0, opErr("get", key, fmt.Errorf("%w: %s is a directory", storage.ErrNotFound, p))
 	}
-	off, n, err := span(fi.Size(), o.Range)
+	off, n, err := o.Range.Resolve(fi.Size())
 	if err != nil {
 		return 0, opErr("get", key, err)
 	}
@@ -196,22 +202,6 @@ func (s *Store) Get(ctx context.Context, key string, o storage.GetOptions, w io.
 		return written, opErr("get", key, err)
 	}
 	return written, nil
-}
-
-// span resolves r against an object of size bytes the way S3 does: a range
-// running past the end is cut at the end, one starting beyond it is an error.
-func span(size int64, r *storage.Range) (off, n int64, err error) {
-	if r == nil {
-		return 0, size, nil
-	}
-	if r.Offset < 0 || r.Offset > size {
-		return 0, 0, fmt.Errorf("range offset %d outside the object's %d bytes", r.Offset, size)
-	}
-	n = r.Length
-	if n < 0 || r.Offset+n > size {
-		n = size - r.Offset
-	}
-	return r.Offset, n, nil
 }
 
 // Stat returns the file's size and modification time.

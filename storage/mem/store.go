@@ -105,7 +105,7 @@ func (s *Store) Get(ctx context.Context, key string, o storage.GetOptions, w io.
 	if err != nil {
 		return 0, err
 	}
-	off, n, err := span(int64(len(obj.data)), o.Range)
+	off, n, err := o.Range.Resolve(int64(len(obj.data)))
 	if err != nil {
 		return 0, opErr("get", key, err)
 	}
@@ -117,22 +117,6 @@ func (s *Store) Get(ctx context.Context, key string, o storage.GetOptions, w io.
 		return int64(written), opErr("get", key, err)
 	}
 	return int64(written), nil
-}
-
-// span resolves r against an object of size bytes the way S3 does: a range
-// running past the end is cut at the end, one starting beyond it is an error.
-func span(size int64, r *storage.Range) (off, n int64, err error) {
-	if r == nil {
-		return 0, size, nil
-	}
-	if r.Offset < 0 || r.Offset > size {
-		return 0, 0, fmt.Errorf("range offset %d outside the object's %d bytes", r.Offset, size)
-	}
-	n = r.Length
-	if n < 0 || r.Offset+n > size {
-		n = size - r.Offset
-	}
-	return r.Offset, n, nil
 }
 
 // Stat returns the object's metadata.

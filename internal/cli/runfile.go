@@ -1,0 +1,186 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/objbench/objbench/workload"
+)
+
+// fileOptions are the run command's flags beyond the shared ones.
+type fileOptions struct {
+	dryRun bool
+	scale  float64
+}
+
+func (f *fileOptions) register(fs *pflag.FlagSet) {
+	fs.BoolVar(&f.dryRun, "dry-run", false, "print the resolved plan (stages, streams, expected ops and bytes, where objects go) and touch no storage")
+	fs.Float64Var(&f.scale, "scale", 1, "multiply object counts, op and byte limits and durations by this (e.g. 0.01 for a quick check in CI); sizes and concurrency stay")
+}
+
+// shapeFlags are the flags that describe a workload; with a workload file
+// the file does, so giving one is a mistake worth stopping for.
+var shapeFlags = []string{"size", "concurrency", "duration", "ops", "bytes", "objects", "prefix", "no-prepare", "range-size", "mix", "fsync"}
+
+// runWorkload runs `objbench run [FILE]`: the file's workload, or the
+// default mix built from flags, scaled and run or only planned.
+func runWorkload(ctx context.Context, env Env, o *benchOptions, f *fileOptions, flags *pflag.FlagSet, args []string) error {
+	if !(f.scale > 0) || f.scale > 1e6 {
+		return usagef("--scale %v: want a factor above 0, like 0.01", f.scale)
+	}
+	var sp workload.Spec
+	if len(args) == 0 {
+		p, err := o.parse("run")
+		if err != nil {
+			return err
+		}
+		sp = buildSpec("run", o, p)
+	} else {
+		var err error
+		if sp, err = loadWorkload(env, o, flags, args[0], !f.dryRun); err != nil {
+			return err
+		}
+	}
+	if f.scale != 1 {
+		sp = sp.Scale(f.scale)
+	}
+	if f.dryRun {
+		if errs := sp.Validate(); len(errs) > 0 {
+			return usageError{joinLines(errs)}
+		}
+		return writeDryRun(env.Stdout, o, sp)
+	}
+	return runBench(ctx, env, o, sp)
+}
+
+// loadWorkload reads and checks a workload file and lets the file's
+// storage fill the target flags the user left unset.
+func loadWorkload(env Env, o *benchOptions, flags *pflag.FlagSet, path string, warn bool) (workload.Spec, error) {
+	for _, name := range shapeFlags {
+		if flags.Changed(name) {
+			return workload.Spec{}, usagef("--%s cannot be combined with a workload file: the file says what to run (edit it, or use --scale)", name)
+		}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return workload.Spec{}, usagef("read workload: %v", err)
+	}
+	sp, warns, err := workload.Decode(path, data)
+	if err != nil {
+		return workload.Spec{}, usageError{err}
+	}
+	if warn {
+		for _, w := range warns {
+			fmt.Fprintf(env.Stderr, "objbench: warning: %s\n", w)
+		}
+	}
+	if _, err := o.parse("run"); err != nil { // the flags that still apply
+		return workload.Spec{}, err
+	}
+	o.target.applyStorage(sp.Storage, flags)
+	if o.target.target == "" && o.target.bucket == "" && o.target.endpoint != "" && !usesTargetBucket(sp) {
+		// Every stream names its buckets: the first one stands in as the
+		// target's, unchecked, since an init stage may create it.
+		o.target.bucket, o.target.lazyBucket = firstBucket(sp), true
+	}
+	return sp, nil
+}
+
+// applyStorage fills what the flags left unset from a file's storage. The
+// file's keys go only with the file's own endpoint: credentials for one
+// cluster are never sent to another.
+func (t *targetOptions) applyStorage(st *workload.Storage, flags *pflag.FlagSet) {
+	if st == nil {
+		return
+	}
+	if t.endpoint == "" && t.target == "" && st.Endpoint != "" {
+		t.endpoint, t.fromFile = st.Endpoint, true
+		if t.profile == "" {
+			t.accessKey, t.secretKey = st.AccessKey, st.SecretKey
+		}
+	}
+	if t.region == "" {
+		t.region = st.Region
+	}
+	if !flags.Changed("addressing") && st.Addressing != "" {
+		t.addressing = st.Addressing
+	}
+	if !flags.Changed("request-timeout") && st.Timeout > 0 {
+		t.timeout = st.Timeout
+	}
+}
+
+// usesTargetBucket reports whether some stream works on objects without
+// naming a bucket (and so needs the target's).
+func usesTargetBucket(sp workload.Spec) bool {
+	for _, st := range sp.Stages {
+		for _, s := range st.Streams {
+			switch st.Kind {
+			case workload.KindPrepare, workload.KindCleanup:
+				if len(s.Objects.Buckets) == 0 {
+					return true
+				}
+			case workload.KindMain:
+				for _, m := range s.Mix {
+					if len(s.OpObjects(m).Buckets) == 0 {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+func firstBucket(sp workload.Spec) string {
+	for _, st := range sp.Stages {
+		if b := sp.Buckets(st); len(b) > 0 {
+			return b[0]
+		}
+	}
+	return ""
+}
+
+// writeDryRun prints where the run would go and its plan.
+func writeDryRun(w io.Writer, o *benchOptions, sp workload.Spec) error {
+	fmt.Fprintln(w, "dry run: nothing is sent to any store")
+	fmt.Fprintf(w, "target: %s\n", o.target.describe())
+	return workload.WritePlan(w, sp)
+}
+
+// describe says which target the options name, without opening it.
+func (t *targetOptions) describe() string {
+	switch {
+	case t.target != "":
+		return t.target
+	case t.endpoint == "" && t.bucket == "":
+		return "the embedded S3 server (no endpoint given)"
+	}
+	where := t.endpoint
+	if where == "" {
+		where = "AWS S3"
+	}
+	from := ""
+	if t.fromFile {
+		from = " (from the workload file)"
+	}
+	bucket := t.bucket
+	if t.lazyBucket || bucket == "" {
+		bucket = "(the buckets the workload names)"
+	}
+	return fmt.Sprintf("%s%s, bucket %s", where, from, bucket)
+}
+
+// joinLines joins errors one per line.
+func joinLines(errs []error) error {
+	msgs := make([]string, len(errs))
+	for i, e := range errs {
+		msgs[i] = e.Error()
+	}
+	return fmt.Errorf("%s", strings.Join(msgs, "\n"))
+}

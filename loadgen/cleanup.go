@@ -1,0 +1,105 @@
+package loadgen
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/objbench/objbench/metrics"
+	"github.com/objbench/objbench/storage"
+	"github.com/objbench/objbench/workload"
+)
+
+// storedKey is one object to delete and the store it is in.
+type storedKey struct {
+	store storage.Store
+	key   string
+}
+
+// cleanup deletes objects this run wrote, and nothing else: the numbered
+// objects of a stream's index key space (always below the namespace), or
+// whatever a listing of the namespace finds.
+func (r *runState) cleanup(ctx context.Context, st workload.Stage) (StepResult, error) {
+	streams := st.Streams
+	if len(streams) == 0 {
+		streams = []workload.Stream{{Name: "cleanup", Concurrency: []int{8}}}
+	}
+	var runs []*streamRun
+	for _, sp := range streams {
+		fw, err := r.cleanupWork(ctx, sp)
+		if err != nil {
+			return StepResult{}, err
+		}
+		if fw.n == 0 {
+			continue
+		}
+		runs = append(runs, &streamRun{name: cmpOr(sp.Name, "cleanup"), block: r.cfg.Block, pacer: ClosedLoop{},
+			fixed: fw, sizes: workload.Const(0), workers: int(max(1, min(int64(sp.MaxConcurrency()), fw.n))), run: r})
+	}
+	if len(runs) == 0 {
+		return StepResult{Stage: st.Name, Kind: st.Kind, Start: time.Now()}, nil
+	}
+	return r.measure(ctx, st, 0, runs)
+}
+
+func (r *runState) cleanupWork(ctx context.Context, sp workload.Stream) (fixedWork, error) {
+	ks := sp.Objects
+	if ks.Existing {
+		return fixedWork{}, nil // never delete what this run did not write
+	}
+	if ks.Index != nil {
+		space, err := r.space(ctx, sp, ks, workload.Const(0))
+		if err != nil {
+			return fixedWork{}, err
+		}
+		return space.enumerate(metrics.OpDelete), nil
+	}
+	stores := r.everyStore()
+	if len(ks.Buckets) > 0 {
+		stores = stores[:0:0]
+		for _, b := range ks.Buckets {
+			s, err := r.bucketStore(ctx, sp.Storage, b)
+			if err != nil {
+				return fixedWork{}, err
+			}
+			stores = append(stores, s)
+		}
+	}
+	prefix := r.cfg.Namespace + ks.Prefix
+	var keys []storedKey
+	for _, s := range stores {
+		err := s.List(ctx, prefix, func(o storage.ObjectInfo) error {
+			keys = append(keys, storedKey{s, o.Key})
+			return nil
+		})
+		if err != nil {
+			return fixedWork{}, fmt.Errorf("cleanup: list %q: %w", prefix, err)
+		}
+	}
+	r.forgetPools(prefix)
+	return fixedWork{n: int64(len(keys)), at: func(_ *worker, i int64) task {
+		return task{op: metrics.OpDelete, store: keys[i].store, key: keys[i].key}
+	}}, nil
+}
+
+// forgetPools empties the pools under prefix: their objects are going.
+func (r *runState) forgetPools(prefix string) {
+	for _, p := range r.pools {
+		if strings.HasPrefix(p.prefix, prefix) && strings.HasPrefix(p.prefix, r.cfg.Namespace) {
+			p.mu.Lock()
+			p.live, p.leases = nil, nil
+			if p.sizes != nil {
+				p.sizes = p.sizes[:0]
+			}
+			p.mu.Unlock()
+		}
+	}
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}

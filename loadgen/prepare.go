@@ -1,0 +1,104 @@
+package loadgen
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/objbench/objbench/metrics"
+	"github.com/objbench/objbench/storage"
+	"github.com/objbench/objbench/workload"
+)
+
+// prepareStream writes every object of sp's key space once; nil when there
+// is nothing to write.
+func (r *runState) prepareStream(ctx context.Context, s *streamRun, sp workload.Stream) (*streamRun, error) {
+	ks := sp.Objects
+	if ks.Existing || (ks.Index == nil && ks.Count == 0) {
+		return nil, nil
+	}
+	space, err := r.space(ctx, sp, ks, sp.Sizes())
+	if err != nil {
+		return nil, err
+	}
+	r.wrote(space, sp.Data.Compress, sp.Sizes())
+	if ks.Index != nil {
+		s.fixed = space.enumerate(metrics.OpPut)
+	} else {
+		keys, store, pool := space.pool.plan(ks.Count), space.stores[0], space.pool
+		s.fixed = fixedWork{n: int64(len(keys)), at: func(w *worker, i int64) task {
+			return task{op: metrics.OpPut, store: store, key: keys[i], size: w.prepSize(), seed: keySeed(keys[i]), pool: pool}
+		}}
+	}
+	s.bounds = workload.Bounds{}
+	s.workers = int(min(int64(s.workers), s.fixed.n))
+	if s.workers < 1 {
+		return nil, nil
+	}
+	return s, nil
+}
+
+// mainStream resolves each op of the mix to its key space.
+func (r *runState) mainStream(ctx context.Context, s *streamRun, sp workload.Stream) (*streamRun, error) {
+	var err error
+	if s.mix, err = newMix(sp.Mix); err != nil {
+		return nil, err
+	}
+	for j, m := range sp.Mix {
+		op := s.mix.ops[j]
+		space, err := r.space(ctx, sp, sp.OpObjects(m), sp.OpSizes(m))
+		if err != nil {
+			return nil, err
+		}
+		if op == metrics.OpMultipart && slices.ContainsFunc(space.stores, func(st storage.Store) bool { _, ok := st.(storage.Multiparter); return !ok }) {
+			return nil, fmt.Errorf("stream %s: multipart needs a store with multipart uploads (S3), not this one", sp.Name)
+		}
+		if p := space.pool; p != nil && (op == metrics.OpPut || op == metrics.OpDelete || op == metrics.OpMultipart) {
+			p.mutable = true
+		}
+		if op == metrics.OpPut || op == metrics.OpMultipart {
+			r.wrote(space, sp.Data.Compress, sp.OpSizes(m))
+		}
+		s.ops = append(s.ops, &opDef{op: op, sp: space, sizes: sp.OpSizes(m)})
+	}
+	for _, d := range s.ops { // after the writes: a stream may read what it writes
+		ratio, ok := r.ratios[d.sp.id()]
+		if !ok {
+			ratio = sp.Data.Compress
+		}
+		if d.check, err = r.block(ratio); err != nil {
+			return nil, err
+		}
+		if n, ok := r.written[d.sp.id()]; ok && d.op != metrics.OpPut && d.op != metrics.OpMultipart {
+			d.sizes = workload.Const(n) // what reads of numbered objects may assume
+		}
+	}
+	if !s.mix.has(metrics.OpRangeGet) {
+		s.getRange = sp.RangeSize // no ranged op of its own: --range-size makes every GET ranged
+	}
+	for _, d := range s.ops {
+		d.refills = d.sp.pool != nil && s.putsInto(d.sp.pool)
+		if p := d.sp.pool; p != nil && d.op != metrics.OpList && d.op != metrics.OpPut && d.op != metrics.OpMultipart &&
+			p.count() == 0 && !s.putsInto(p) {
+			return nil, fmt.Errorf("stream %s reads objects under %q, but none exist there: prepare them first", sp.Name, p.prefix)
+		}
+	}
+	return s, nil
+}
+
+// putsInto reports whether the stream itself adds objects to pool p.
+func (s *streamRun) putsInto(p *keyPool) bool {
+	return slices.ContainsFunc(s.ops, func(d *opDef) bool {
+		return d.sp.pool == p && (d.op == metrics.OpPut || d.op == metrics.OpMultipart)
+	})
+}
+
+// wrote remembers how a space's objects are written, for later readers:
+// verification needs the data's block, ranged reads a size to stay within.
+func (r *runState) wrote(sp *space, compress float64, sizes workload.Selector) {
+	id := sp.id()
+	r.ratios[id] = compress
+	if n, ok := r.written[id]; !ok || sizes.Min < n {
+		r.written[id] = sizes.Min
+	}
+}

@@ -1,0 +1,159 @@
+package loadgen
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"github.com/objbench/objbench/metrics"
+	"github.com/objbench/objbench/payload"
+	"github.com/objbench/objbench/storage"
+	"github.com/objbench/objbench/workload"
+)
+
+// space is a key space resolved to stores: one per bucket it names (the
+// target's when none). A pool-mode space in one bucket has its keyPool.
+type space struct {
+	ks      workload.KeySpace
+	buckets []string
+	stores  []storage.Store
+	prefix  string // full key prefix: namespace included unless existing
+	pool    *keyPool
+}
+
+// key is the full key of object number n.
+func (sp *space) key(n int64) string {
+	var buf [20]byte
+	return sp.prefix + string(strconv.AppendInt(buf[:0], n, 10)) + sp.ks.Suffix
+}
+
+// space resolves ks (of stream s) once per step; pools persist across the
+// run so that what one stage writes, the next reads.
+func (r *runState) space(ctx context.Context, s workload.Stream, ks workload.KeySpace, sizes workload.Selector) (*space, error) {
+	sp := &space{ks: ks, buckets: ks.Buckets, prefix: r.cfg.Namespace + ks.Prefix}
+	if ks.Existing {
+		sp.prefix = ks.Prefix
+	}
+	if len(ks.Buckets) == 0 {
+		sp.buckets = []string{""}
+	}
+	for _, b := range sp.buckets {
+		st, err := r.bucketStore(ctx, s.Storage, b)
+		if err != nil {
+			return nil, err
+		}
+		sp.stores = append(sp.stores, st)
+	}
+	if ks.Index == nil && len(sp.stores) == 1 {
+		p, err := r.pool(ctx, sp.stores[0], sp.buckets[0], sp.prefix, ks.Existing, sizes)
+		if err != nil {
+			return nil, err
+		}
+		sp.pool = p
+	}
+	return sp, nil
+}
+
+// pool returns the key pool under prefix in bucket, listing existing
+// objects the first time one is used.
+func (r *runState) pool(ctx context.Context, st storage.Store, bucket, prefix string, existing bool, sizes workload.Selector) (*keyPool, error) {
+	k := bucket + "\x00" + prefix
+	if p, ok := r.pools[k]; ok {
+		return p, nil
+	}
+	p := newKeyPool(prefix, sizes.Min)
+	if sizes.Kind != workload.SelConst {
+		p.sizes = []int64{} // sizes vary: remember each object's
+	}
+	if existing {
+		p.sizes = []int64{}
+		err := st.List(ctx, prefix, func(o storage.ObjectInfo) error {
+			p.live, p.sizes = append(p.live, o.Key), append(p.sizes, o.Size)
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("list existing objects under %q: %w", prefix, err)
+		}
+		if len(p.live) == 0 {
+			return nil, fmt.Errorf("no objects under %q to read", prefix)
+		}
+	}
+	r.pools[k] = p
+	return p, nil
+}
+
+// id identifies the space's objects across stages.
+func (sp *space) id() string {
+	return strings.Join(sp.buckets, "\x00") + "\x00" + sp.prefix + "\x00" + sp.ks.Suffix
+}
+
+// opDef is one op of a stream's mix with where it works and what it writes.
+type opDef struct {
+	op      metrics.Op
+	sp      *space
+	sizes   workload.Selector
+	check   *payload.Block // the block the space's objects were written from
+	refills bool           // the stream also writes into this op's pool
+	idxSeq  atomic.Uint64  // cursor of a sequential index selector
+	bktSeq  atomic.Uint64  // cursor of a sequential bucket selector
+	sizeSeq atomic.Uint64  // cursor of a sequential size selector
+}
+
+// opSampler draws one worker's indices, buckets and sizes for an opDef.
+type opSampler struct {
+	index  func() int64 // nil in pool mode
+	bucket func() int64 // 0-based store
+	size   func() int64
+}
+
+func (d *opDef) sampler(rng *rand.Rand) opSampler {
+	s := opSampler{size: d.sizes.Sampler(rng, func() uint64 { return d.sizeSeq.Add(1) - 1 })}
+	if ks := d.sp.ks; ks.Index != nil {
+		s.index = ks.Index.Sampler(rng, func() uint64 { return d.idxSeq.Add(1) - 1 })
+	}
+	n := int64(len(d.sp.stores))
+	switch {
+	case d.sp.ks.BucketPick != nil:
+		pick := d.sp.ks.BucketPick.Sampler(rng, func() uint64 { return d.bktSeq.Add(1) - 1 })
+		s.bucket = func() int64 { return min(max(pick()-1, 0), n-1) }
+	case n == 1:
+		s.bucket = func() int64 { return 0 }
+	default:
+		s.bucket = func() int64 { return rng.Int64N(n) }
+	}
+	return s
+}
+
+// keySeed makes an object's bytes a function of its key alone, so a
+// verifying read regenerates them and racing overwrites of one key agree.
+func keySeed(key string) uint64 {
+	h := uint64(14695981039346656037) // FNV-1a
+	for i := 0; i < len(key); i++ {
+		h ^= uint64(key[i])
+		h *= 1099511628211
+	}
+	return h
+}
+
+// enumerate is the fixed work of visiting every object of an index space
+// once (prepare, cleanup), buckets interleaved.
+func (sp *space) enumerate(op metrics.Op) fixedWork {
+	nb := int64(len(sp.stores))
+	idx := *sp.ks.Index
+	per := idx.Count()
+	total := per * nb
+	if per > 0 && total/nb != per {
+		total = 1 << 62 // absurdly many: the stream's bounds end it first
+	}
+	return fixedWork{n: total, at: func(w *worker, i int64) task {
+		key := sp.key(idx.At(i / nb))
+		t := task{op: op, store: sp.stores[i%nb], key: key, seed: keySeed(key)}
+		if op == metrics.OpPut {
+			t.size = w.prepSize()
+		}
+		return t
+	}}
+}

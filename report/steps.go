@@ -1,0 +1,28 @@
+package report
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/objbench/objbench/loadgen"
+)
+
+// stageName is a step's stage with the values a sweep gave it besides
+// concurrency, so the rows of a size sweep tell themselves apart.
+func stageName(s *loadgen.StepResult) string {
+	if s.Sweep == "" {
+		return s.Stage
+	}
+	return s.Stage + " [" + s.Sweep + "]"
+}
+
+// writeStepNotes prints what a step did besides ops (buckets created or
+// kept, why the workflow stopped); a step without streams gets a line.
+func writeStepNotes(w io.Writer, s *loadgen.StepResult) {
+	if len(s.Streams) == 0 {
+		fmt.Fprintf(w, "%s (%s): %.2f s\n", s.Stage, s.Kind, s.Elapsed.Seconds())
+	}
+	for _, n := range s.Notes {
+		fmt.Fprintf(w, "  %s: %s\n", s.Stage, n)
+	}
+}

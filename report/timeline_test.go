@@ -1,0 +1,145 @@
+package report
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/objbench/objbench/loadgen"
+	"github.com/objbench/objbench/metrics"
+	"github.com/objbench/objbench/sysmon"
+	"github.com/objbench/objbench/workload"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file (-update rewrites it):\n got:\n%s\nwant:\n%s", name, got, want)
+	}
+}
+
+var goldenT0 = time.Date(2025, 3, 4, 10, 20, 30, 0, time.UTC)
+
+// histogram encodes latencies (µs) the way the result file stores them.
+func histogram(t *testing.T, us ...int64) string {
+	t.Helper()
+	h := hdr.New(1, int64(time.Hour/time.Microsecond), 3)
+	for _, v := range us {
+		if err := h.RecordValue(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := h.Encode(hdr.V2CompressedEncodingCookieBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// timelineResult is a small run: a prepare step and a three-second GET
+// step with a sample for each second, one of them alarming.
+func timelineResult(t *testing.T) *Result {
+	t.Helper()
+	at := func(s float64) time.Time { return goldenT0.Add(time.Duration(s * float64(time.Second))) }
+	get := func(sec int64, ops int64, lat ...int64) metrics.Second {
+		return metrics.Second{T: sec, Ops: []metrics.OpSecond{{Op: "GET", Ops: ops, Bytes: ops << 16, Latency: histogram(t, lat...)}}}
+	}
+	steps := []loadgen.StepResult{
+		{Stage: "prepare", Kind: workload.KindPrepare, Start: at(0), Elapsed: 400 * time.Millisecond,
+			Streams: []loadgen.StreamResult{{Name: "prepare", Concurrency: 8}}},
+		{Stage: "main", Kind: workload.KindMain, Start: at(0.5), Elapsed: 3 * time.Second,
+			Streams: []loadgen.StreamResult{{Name: "get", Concurrency: 8, Window: metrics.Window{Start: 0.01, End: 2.99},
+				Seconds: []metrics.Second{get(0, 5200, 900, 1200, 4100), get(1, 6100, 800, 950), get(2, 5900, 850, 3200)}}}},
+	}
+	proc := func(cores float64) *sysmon.Process {
+		return &sysmon.Process{User: cores * 0.7, Sys: cores * 0.3, MaxProcs: 2, Threads: 9, SchedP99: 0.003}
+	}
+	busy := sysmon.CPU{User: 61, Sys: 27, Idle: 4, Steal: 1, SoftIRQ: 7}
+	samples := []sysmon.Sample{
+		{Start: at(0), Dur: 0.5, CPU: sysmon.CPU{User: 20, Sys: 10, Idle: 70}, Disk: sysmon.DiskIO{WriteBytes: 12 << 20},
+			Net: sysmon.NetIO{RecvBytes: 900, SendBytes: 52 << 20}, Interrupts: 1500, CtxSwitches: 9000, Proc: proc(0.6)},
+		{Start: at(0.5), Dur: 1, CPU: busy, Net: sysmon.NetIO{RecvBytes: 330 << 20, SendBytes: 2 << 20},
+			Interrupts: 21000, CtxSwitches: 145000, Proc: proc(1.8)},
+		{Start: at(1.5), Dur: 1, CPU: sysmon.CPU{User: 55, Sys: 20, Idle: 1, IOWait: 24}, Disk: sysmon.DiskIO{ReadBytes: 3 << 30},
+			Net: sysmon.NetIO{RecvBytes: 390 << 20, SendBytes: 2 << 20}, Interrupts: 23000, CtxSwitches: 150000, Proc: proc(1.75)},
+		{Start: at(2.5), Dur: 1, CPU: busy, Net: sysmon.NetIO{RecvBytes: 380 << 20, SendBytes: 2 << 20},
+			Interrupts: 22000, CtxSwitches: 151000, Proc: proc(1.84)},
+	}
+	tl := sysmon.Timeline{Interval: 1, Samples: samples, Devices: []string{"vda"}, Interfaces: []string{"eth0"},
+		Missing: []string{"steal"}, Notes: []string{"this kernel does not report CPU steal"}}
+	m := sysmon.Machine{CPUs: 2}
+	return &Result{Schema: SchemaVersion, Steps: steps, Machine: m,
+		System: NewSystem(tl, steps, m, sysmon.Target{Kind: "s3"})}
+}
+
+func TestTimelineGolden(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		style TimelineStyle
+	}{
+		{"timeline.golden", TimelineStyle{}},
+		{"timeline_color.golden", TimelineStyle{Color: true}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := WriteTimeline(&b, timelineResult(t), c.style); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, c.name, b.Bytes())
+		})
+	}
+}
+
+func TestTimelineCSVGolden(t *testing.T) {
+	r := timelineResult(t)
+	var b bytes.Buffer
+	c := NewTimelineCSV(&b, r.System.Missing)
+	if err := c.Header(); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range r.System.Samples {
+		if err := c.Row(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	golden(t, "timeline.csv.golden", b.Bytes())
+}
+
+func TestSystemFilesSamplesAndJudgesMainSteps(t *testing.T) {
+	r := timelineResult(t)
+	var steps []int
+	for _, s := range r.System.Samples {
+		steps = append(steps, s.Step)
+	}
+	if got := fmt.Sprint(steps); got != "[0 1 1 1]" {
+		t.Errorf("samples filed under steps %s, want [0 1 1 1]", got)
+	}
+	if len(r.System.Verdicts) != 1 || r.System.Verdicts[0].Step != 1 {
+		t.Fatalf("verdicts %+v, want one, on step 1 (main)", r.System.Verdicts)
+	}
+	if f := r.System.Verdicts[0].Findings; len(f) == 0 || f[0].Kind != sysmon.KindClientBound {
+		t.Errorf("findings %+v, want client-bound first", f)
+	}
+}

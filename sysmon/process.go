@@ -1,0 +1,207 @@
+package sysmon
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"math"
+	"net"
+	"os"
+	"path/filepath"
+	"runtime/metrics"
+	"strconv"
+	"strings"
+
+	"github.com/prometheus/procfs"
+)
+
+// ConnFilter says which of the process's established TCP connections count
+// as open connections: those to Port (any when 0) at IP (any when nil).
+// Naming the target keeps an in-process server's side of the same
+// connections out of the count.
+type ConnFilter struct {
+	IP   net.IP
+	Port int
+}
+
+func (f ConnFilter) match(ip net.IP, port uint64) bool {
+	return (f.Port == 0 || uint64(f.Port) == port) && (f.IP == nil || f.IP.Equal(ip))
+}
+
+func (r *reader) initProcess(fs procfs.FS) {
+	self, err := fs.Self()
+	if err == nil {
+		_, err = self.Stat()
+	}
+	if err != nil {
+		r.miss("process", "no counters for objbench's own process: "+err.Error())
+		return
+	}
+	r.self = &self
+	r.rt = newRuntimeReader()
+}
+
+func (r *reader) readProcess() *procSnap {
+	p := &procSnap{}
+	if st, err := r.self.Stat(); err == nil {
+		p.utime, p.stime = float64(st.UTime)/userHZ, float64(st.STime)/userHZ
+		p.threads, p.rss = st.NumThreads, uint64(max(st.RSS, 0))*r.pageSize
+	}
+	p.conns = r.openConns()
+	p.rt = r.rt.read()
+	return p
+}
+
+// userHZ is the kernel's clock tick for /proc times, fixed at 100 on every
+// architecture Linux exports to user space.
+const userHZ = 100
+
+// openConns counts the process's established TCP connections that the
+// filter selects, by matching its socket inodes to /proc/net/tcp{,6}.
+func (r *reader) openConns() int {
+	targets, err := r.self.FileDescriptorTargets()
+	if err != nil {
+		return 0
+	}
+	inodes := map[uint64]bool{}
+	for _, t := range targets {
+		if s, ok := strings.CutPrefix(t, "socket:["); ok {
+			if n, err := strconv.ParseUint(strings.TrimSuffix(s, "]"), 10, 64); err == nil {
+				inodes[n] = true
+			}
+		}
+	}
+	if len(inodes) == 0 {
+		return 0
+	}
+	n := 0
+	for _, file := range []string{"tcp", "tcp6"} {
+		n += countEstablished(filepath.Join(r.procRoot, "net", file), inodes, r.conns)
+	}
+	return n
+}
+
+// countEstablished counts the lines of /proc/net/tcp{,6} that are
+// established connections of the given sockets that f selects. It parses
+// the file itself: procfs deprecated its reader in favour of netlink,
+// which this once-a-second count does not need.
+func countEstablished(path string, inodes map[uint64]bool, f ConnFilter) int {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	const established = "01"
+	n := 0
+	for _, line := range strings.Split(string(b), "\n")[1:] {
+		// sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
+		fs := strings.Fields(line)
+		if len(fs) < 10 || fs[3] != established {
+			continue
+		}
+		inode, err := strconv.ParseUint(fs[9], 10, 64)
+		if err != nil || !inodes[inode] {
+			continue
+		}
+		if ip, port, ok := parseSockAddr(fs[2]); ok && f.match(ip, port) {
+			n++
+		}
+	}
+	return n
+}
+
+// parseSockAddr reads "0100007F:1F90": the address as 32-bit words in the
+// kernel's byte order, the port in hex.
+func parseSockAddr(s string) (net.IP, uint64, bool) {
+	addr, portHex, ok := strings.Cut(s, ":")
+	port, err := strconv.ParseUint(portHex, 16, 16)
+	raw, herr := hex.DecodeString(addr)
+	if !ok || err != nil || herr != nil || len(raw)%4 != 0 {
+		return nil, 0, false
+	}
+	ip := make(net.IP, len(raw))
+	for i := 0; i < len(raw); i += 4 {
+		binary.BigEndian.PutUint32(ip[i:], binary.NativeEndian.Uint32(raw[i:]))
+	}
+	return ip, port, true
+}
+
+// runtimeReader reads the Go runtime's own view of the process.
+type runtimeReader struct{ samples []metrics.Sample }
+
+// runtimeSnap holds cumulative runtime counters.
+type runtimeSnap struct {
+	schedCounts  []uint64
+	schedBuckets []float64
+	gcPauseCPU   float64 // GOMAXPROCS x pause time, as the runtime counts it
+	gomaxprocs   uint64
+	goroutines   uint64
+}
+
+const (
+	metricSched      = "/sched/latencies:seconds"
+	metricGCPause    = "/cpu/classes/gc/pause:cpu-seconds"
+	metricGomaxprocs = "/sched/gomaxprocs:threads"
+	metricGoroutines = "/sched/goroutines:goroutines"
+)
+
+func newRuntimeReader() *runtimeReader {
+	names := []string{metricSched, metricGCPause, metricGomaxprocs, metricGoroutines}
+	rr := &runtimeReader{samples: make([]metrics.Sample, len(names))}
+	for i, n := range names {
+		rr.samples[i].Name = n
+	}
+	return rr
+}
+
+func (rr *runtimeReader) read() runtimeSnap {
+	metrics.Read(rr.samples)
+	var s runtimeSnap
+	for _, m := range rr.samples {
+		switch v := m.Value; {
+		case m.Name == metricSched && v.Kind() == metrics.KindFloat64Histogram:
+			h := v.Float64Histogram()
+			s.schedCounts = append([]uint64(nil), h.Counts...) // Read reuses the histogram's memory
+			s.schedBuckets = h.Buckets
+		case m.Name == metricGCPause && v.Kind() == metrics.KindFloat64:
+			s.gcPauseCPU = v.Float64()
+		case m.Name == metricGomaxprocs && v.Kind() == metrics.KindUint64:
+			s.gomaxprocs = v.Uint64()
+		case m.Name == metricGoroutines && v.Kind() == metrics.KindUint64:
+			s.goroutines = v.Uint64()
+		}
+	}
+	return s
+}
+
+// quantileDelta is quantile q (0..1) of the observations made between two
+// readings of a cumulative histogram: the upper bound of the bucket it
+// falls in (the lower one for the open-ended last bucket), 0 without
+// observations.
+func quantileDelta(prev, cur []uint64, buckets []float64, q float64) float64 {
+	if len(cur) == 0 || len(buckets) != len(cur)+1 {
+		return 0
+	}
+	delta := make([]uint64, len(cur))
+	var total uint64
+	for i, c := range cur {
+		if i < len(prev) && prev[i] <= c {
+			c -= prev[i]
+		}
+		delta[i] = c
+		total += c
+	}
+	if total == 0 {
+		return 0
+	}
+	rank := uint64(math.Ceil(q * float64(total)))
+	var seen uint64
+	for i, c := range delta {
+		seen += c
+		if seen >= rank {
+			if hi := buckets[i+1]; !math.IsInf(hi, 1) {
+				return hi
+			}
+			return max(buckets[i], 0)
+		}
+	}
+	return 0
+}

@@ -1,0 +1,243 @@
+package workload
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// cdec maps a COSBench document onto a Spec, collecting every problem.
+type cdec struct {
+	file  string
+	errs  []error
+	warns []Warning
+}
+
+func (c *cdec) pos(n *xnode) Pos { return Pos{File: c.file, Line: n.line} }
+
+func (c *cdec) fail(n *xnode, format string, a ...any) {
+	c.errs = append(c.errs, fmt.Errorf("%s: %s", c.pos(n), fmt.Sprintf(format, a...)))
+}
+
+func (c *cdec) warn(n *xnode, format string, a ...any) {
+	c.warns = append(c.warns, Warning{Pos: c.pos(n), Msg: fmt.Sprintf(format, a...)})
+}
+
+// DecodeCOSBench reads a COSBench 0.4.x workload document. Objects keep
+// COSBench's names below the run's namespace; what objbench cannot honour
+// comes back as warnings, never silently dropped. The spec is not
+// validated (see Decode).
+func DecodeCOSBench(file string, data []byte) (Spec, []Warning, error) {
+	if len(data) > MaxFileSize {
+		return Spec{}, nil, fmt.Errorf("%s: %d bytes is too large for a workload file (at most %d)", file, len(data), MaxFileSize)
+	}
+	root, err := parseXML(file, data)
+	if err != nil {
+		return Spec{}, nil, err
+	}
+	c := &cdec{file: file}
+	if root.name != "workload" {
+		c.fail(root, "the top element is <%s>; a COSBench workload starts with <workload>", root.name)
+		return Spec{}, nil, errors.Join(c.errs...)
+	}
+	sp := Spec{Name: root.attrs["name"], Source: &Source{File: file, Format: "cosbench"}}
+	c.checkElement(root, []string{"name", "description", "trigger", "config"}, "auth", "storage", "workflow")
+	cfg := parseKV(root.attrs["config"])
+	sp.Storage = c.storageOf(root, nil)
+	flows := root.kidsNamed("workflow")
+	if len(flows) != 1 {
+		c.fail(root, "a workload needs exactly one <workflow>, found %d", len(flows))
+		return sp, c.warns, errors.Join(c.errs...)
+	}
+	flow := flows[0]
+	c.checkElement(flow, []string{"config"}, "workstage")
+	cfg = cfg.merge(parseKV(flow.attrs["config"]))
+	for i, ws := range flow.kidsNamed("workstage") {
+		sp.Stages = append(sp.Stages, c.workstage(ws, i, cfg, sp.Storage)...)
+	}
+	if len(sp.Stages) == 0 && len(c.errs) == 0 {
+		c.fail(flow, "the workflow has no <workstage>")
+	}
+	return sp, c.warns, errors.Join(c.errs...)
+}
+
+// checkElement warns about attributes and child elements objbench does not
+// know, and about triggers (scripts COSBench runs around a stage).
+func (c *cdec) checkElement(n *xnode, attrs []string, kids ...string) {
+	for _, a := range n.unknownAttrs(attrs...) {
+		c.warn(n, "attribute %s of <%s> is not one objbench knows; ignored", a, n.name)
+	}
+	for _, k := range n.kids {
+		if !contains(kids, k.name) {
+			c.warn(k, "element <%s> inside <%s> is not one objbench knows; ignored", k.name, n.name)
+		}
+	}
+	if t := n.attrs["trigger"]; t != "" {
+		c.warn(n, "trigger %q: objbench runs no trigger scripts", t)
+	}
+	for _, a := range n.kidsNamed("auth") {
+		if t := strings.ToLower(a.attrs["type"]); t != "" && t != "none" {
+			c.warn(a, "auth type %q is ignored: objbench signs S3 requests with the storage credentials", t)
+		}
+	}
+}
+
+// storageOf is n's <storage>, or the inherited one.
+func (c *cdec) storageOf(n *xnode, inherited *Storage) *Storage {
+	els := n.kidsNamed("storage")
+	if len(els) == 0 {
+		return inherited
+	}
+	if len(els) > 1 {
+		c.warn(els[1], "more than one <storage> in <%s>; the first is used", n.name)
+	}
+	return c.storage(els[0])
+}
+
+var storageKeys = map[string]string{
+	"proxyhost":       "set HTTPS_PROXY or HTTP_PROXY instead",
+	"proxyport":       "set HTTPS_PROXY or HTTP_PROXY instead",
+	"max_connections": "objbench keeps at least one connection per worker",
+	"no_verify_ssl":   "use --insecure",
+}
+
+func (c *cdec) storage(n *xnode) *Storage {
+	for _, a := range n.unknownAttrs("type", "config") {
+		c.warn(n, "attribute %s of <storage> is not one objbench knows; ignored", a)
+	}
+	st := &Storage{Type: strings.ToLower(n.attrs["type"]), Pos: c.pos(n)}
+	switch st.Type {
+	case "s3":
+	case "sio":
+		c.warn(n, "storage type sio is run as plain S3")
+		st.Type = "s3"
+	default:
+		c.fail(n, "storage type %q is not supported: objbench measures S3-compatible stores (type=\"s3\"); COSBench's other drivers (swift, ampli, mock, librados...) have no objbench equivalent", n.attrs["type"])
+	}
+	cfg := parseKV(n.attrs["config"])
+	for _, k := range cfg.keys() {
+		v := cfg[k]
+		switch k {
+		case "endpoint":
+			st.Endpoint = strings.TrimRight(v, "/")
+		case "accesskey":
+			st.AccessKey, st.Credentials = v, true
+		case "secretkey":
+			st.SecretKey, st.Credentials = v, true
+		case "region":
+			st.Region = v
+		case "path_style_access":
+			st.Addressing = "virtual"
+			if b, err := parseBool(v); err == nil && b {
+				st.Addressing = "path"
+			}
+		case "timeout":
+			if ms, err := strconv.ParseInt(v, 10, 64); err == nil && ms > 0 && ms < 1e9 {
+				st.Timeout = time.Duration(ms) * time.Millisecond
+			}
+		default:
+			if v == "" {
+				continue // proxyhost= and the like, left empty in samples
+			}
+			hint := cmpOr(storageKeys[k], "ignored")
+			c.warn(n, "storage config key %s is not used by objbench: %s", k, hint) // never the value: it may be secret
+		}
+	}
+	return st
+}
+
+// stageGroup is a run of works of one kind inside a workstage.
+type stageGroup struct {
+	kind    StageKind
+	streams []Stream
+	afr     float64
+	before  []Stage // createContainer=true
+	after   []Stage // deleteContainer=true
+}
+
+func (c *cdec) workstage(ws *xnode, i int, cfg kvConfig, storage *Storage) []Stage {
+	c.checkElement(ws, []string{"name", "closuredelay", "trigger", "config"}, "auth", "storage", "work")
+	name := ws.attrs["name"]
+	if name == "" {
+		name = fmt.Sprintf("stage %d", i+1)
+		c.warn(ws, "workstage without a name; called %q", name)
+	}
+	cfg = cfg.merge(parseKV(ws.attrs["config"]))
+	storage = c.storageOf(ws, storage)
+	var groups []*stageGroup
+	for _, w := range ws.kidsNamed("work") {
+		wk, ok := c.work(w, cfg, storage)
+		if !ok {
+			continue
+		}
+		if n := len(groups); n > 0 && groups[n-1].kind == wk.kind {
+			g := groups[n-1]
+			g.streams, g.afr = append(g.streams, wk.streams...), min(g.afr, wk.afr)
+			g.before, g.after = append(g.before, wk.before...), append(g.after, wk.after...)
+			continue
+		}
+		groups = append(groups, wk)
+	}
+	if len(ws.kidsNamed("work")) == 0 {
+		c.fail(ws, "workstage %q has no <work>", name)
+	}
+	if len(groups) > 1 {
+		c.warn(ws, "workstage %q mixes %s works; objbench runs them as %d stages one after the other, not at the same time", name, groupKinds(groups), len(groups))
+	}
+	delay := c.closureDelay(ws)
+	return c.stagesOf(ws, name, groups, delay)
+}
+
+func groupKinds(gs []*stageGroup) string {
+	var ks []string
+	for _, g := range gs {
+		ks = append(ks, string(g.kind))
+	}
+	return strings.Join(ks, " and ")
+}
+
+func (c *cdec) closureDelay(ws *xnode) time.Duration {
+	v, ok := ws.attrs["closuredelay"]
+	if !ok || strings.TrimSpace(v) == "" {
+		return 0
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+	if err != nil || n < 0 || n > 1e7 {
+		c.fail(ws, "closuredelay %q: want a whole number of seconds", v)
+		return 0
+	}
+	return time.Duration(n) * time.Second
+}
+
+// stagesOf turns a workstage's groups into stages; closuredelay becomes a
+// delay after them (or the delay of a delay work).
+func (c *cdec) stagesOf(ws *xnode, name string, groups []*stageGroup, delay time.Duration) []Stage {
+	var out []Stage
+	at := c.pos(ws)
+	for _, g := range groups {
+		stName := name
+		if len(groups) > 1 {
+			stName = name + " (" + string(g.kind) + ")"
+		}
+		if g.kind == KindDelay {
+			if delay <= 0 {
+				c.warn(ws, "delay stage %q has closuredelay 0: it waits for nothing and is skipped", name)
+				continue
+			}
+			out = append(out, Stage{Name: stName, Kind: KindDelay, Delay: delay, Pos: at})
+			delay = 0
+			continue
+		}
+		st := Stage{Name: stName, Kind: g.kind, Streams: g.streams, Pos: at}
+		if g.kind == KindMain || g.kind == KindPrepare { // cleanup always runs to its end
+			st.OnError = &FailurePolicy{MaxErrorRatio: g.afr}
+		}
+		out = append(append(append(out, g.before...), st), g.after...)
+	}
+	if delay > 0 {
+		out = append(out, Stage{Name: name + " closuredelay", Kind: KindDelay, Delay: delay, Pos: at})
+	}
+	return out
+}

@@ -1,0 +1,78 @@
+package workload
+
+import "strings"
+
+var cosbenchOps = map[string]string{"read": OpGet, "write": OpPut, "delete": OpDelete, "list": OpList, "filewrite": OpPut}
+
+// mainWork maps a main work's operations onto the stream's mix. Each
+// operation keeps its own containers, objects and sizes; those shared with
+// the first operation are the stream's.
+func (c *cdec) mainWork(w *xnode, ops []*xnode, cfg kvConfig, s *Stream) {
+	if len(ops) == 0 {
+		c.fail(w, "main work %q has no <operation>", s.Name)
+		return
+	}
+	first, sized := true, false
+	for _, o := range ops {
+		m, ks, size, ok := c.operation(o, cfg, s)
+		if !ok || m.Weight == 0 {
+			continue // as in COSBench, a 0% operation is dropped
+		}
+		if first {
+			s.Objects, first = ks, false
+		} else if !sameKeySpace(ks, s.Objects) {
+			m.Objects = &ks
+		}
+		switch {
+		case size != nil && !sized:
+			s.Size, s.SizeDist, sized = size.Min, size, true
+			if size.Kind == SelConst {
+				s.SizeDist = nil
+			}
+		case size != nil && !sameSelector(*size, s.Sizes()):
+			m.SizeDist = size
+		}
+		s.Mix = append(s.Mix, m)
+	}
+}
+
+func sameSelector(a, b Selector) bool { return a.String() == b.String() }
+
+// operation reads one <operation>: its op, ratio, key space and sizes.
+func (c *cdec) operation(o *xnode, cfg kvConfig, s *Stream) (OpWeight, KeySpace, *Selector, bool) {
+	c.checkElement(o, []string{"type", "ratio", "division", "config", "id"})
+	typ := strings.ToLower(o.attrs["type"])
+	op, ok := cosbenchOps[typ]
+	if !ok {
+		c.fail(o, "operation type %q: objbench runs read, write, delete, list and filewrite", o.attrs["type"])
+		return OpWeight{}, KeySpace{}, nil, false
+	}
+	m := OpWeight{Op: op, Pos: c.pos(o), Weight: int(c.intAttr(o, "ratio", 0, 100, true))}
+	if d, ok := o.attrs["division"]; ok && d != "none" {
+		c.warn(o, "division=%s: objbench's workers share one queue of work instead of COSBench's split per worker", d)
+	}
+	cfg = cfg.merge(parseKV(o.attrs["config"]))
+	c.checkConfig(o, cfg)
+	ks, ok := c.keySpace(o, cfg, KindMain, op != OpList || cfg["objects"] != "")
+	if !ok {
+		return m, ks, nil, false
+	}
+	if typ == "filewrite" {
+		c.warn(o, "filewrite: objbench uploads generated data of the given sizes, not the files under files=%q", cfg["files"])
+	}
+	if hc, err := parseBool(cfg["hashcheck"]); err == nil && hc && op == OpGet {
+		s.Data.Verify = true
+	}
+	if op != OpPut {
+		return m, ks, nil, true
+	}
+	var tmp Stream
+	if !c.sizes(o, cfg, &tmp) {
+		return m, ks, nil, false
+	}
+	if ratio := c.content(o, cfg); ratio > 0 {
+		s.Data.Compress = ratio
+	}
+	size := tmp.Sizes()
+	return m, ks, &size, true
+}

@@ -1,0 +1,46 @@
+package workload
+
+import (
+	"bytes"
+	"errors"
+)
+
+// Decode reads a workload file of either format (COSBench XML when it
+// starts with '<', YAML otherwise), validates it, and returns it with what
+// it asks for that objbench does not do (also kept in Spec.Source). The
+// error lists every problem found, decoding and validation alike, each as
+// file:line: message.
+func Decode(file string, data []byte) (Spec, []Warning, error) {
+	var sp Spec
+	var warns []Warning
+	var err error
+	if IsCOSBench(data) {
+		sp, warns, err = DecodeCOSBench(file, data)
+	} else {
+		sp, warns, err = DecodeYAML(file, data)
+	}
+	if sp.Source == nil { // the file could not be read as a document at all
+		return sp, warns, err
+	}
+	for _, w := range warns {
+		sp.Source.Warnings = append(sp.Source.Warnings, w.String())
+	}
+	errs := []error{err}
+	seen := map[string]bool{}
+	if err != nil {
+		seen[err.Error()] = true
+	}
+	for _, v := range sp.Validate() {
+		if !seen[v.Error()] {
+			seen[v.Error()] = true
+			errs = append(errs, v)
+		}
+	}
+	return sp, warns, errors.Join(errs...)
+}
+
+// IsCOSBench reports whether data looks like XML (a COSBench workload).
+func IsCOSBench(data []byte) bool {
+	t := bytes.TrimLeft(data, " \t\r\n\ufeff")
+	return bytes.HasPrefix(t, []byte("<"))
+}

@@ -1,0 +1,297 @@
+package workload
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// PlanNamespace stands for the run's namespace in a plan written before
+// the run has an id.
+const PlanNamespace = "objbench/RUN-ID/"
+
+// WritePlan describes what sp will do, stage by stage, with the op counts
+// and bytes its bounds fix, where every object goes and what of the file
+// is not honoured. It touches no storage and never prints credentials.
+func WritePlan(w io.Writer, sp Spec) error {
+	pw := &planWriter{w: w, written: map[string]Selector{}}
+	pw.header(sp)
+	for i, st := range sp.Stages {
+		pw.stage(sp, i, st)
+		pw.remember(st)
+	}
+	return pw.err
+}
+
+type planWriter struct {
+	w   io.Writer
+	err error
+	// written remembers the sizes earlier stages write into each key
+	// space, to estimate the bytes of later reads.
+	written map[string]Selector
+}
+
+func (p *planWriter) line(indent int, format string, a ...any) {
+	if p.err == nil {
+		_, p.err = fmt.Fprintf(p.w, strings.Repeat("  ", indent)+format+"\n", a...)
+	}
+}
+
+func (p *planWriter) header(sp Spec) {
+	name := sp.Name
+	if name == "" {
+		name = "(unnamed)"
+	}
+	if src := sp.Source; src != nil {
+		p.line(0, "workload %q from %s (%s)", name, src.File, formatName(src.Format))
+	} else {
+		p.line(0, "workload %q", name)
+	}
+	if sp.ScaledBy > 0 {
+		p.line(0, "scaled by %v: object counts, op and byte limits and durations (not sizes or concurrency)", sp.ScaledBy)
+	}
+	if st := sp.Storage; st != nil {
+		p.line(0, "storage (command-line flags override it): %s", st.describe())
+	}
+	p.line(0, "keys: every object this run writes is stored as %s<name> in its bucket; buckets are", PlanNamespace)
+	p.line(0, "  created only when missing and removed only when this run created them")
+	if sp.Source != nil && len(sp.Source.Warnings) > 0 {
+		p.line(0, "not honoured as written (%d):", len(sp.Source.Warnings))
+		for _, w := range sp.Source.Warnings {
+			p.line(1, "%s", w)
+		}
+	}
+	if !slices.ContainsFunc(sp.Stages, func(st Stage) bool { return st.Kind == KindCleanup }) {
+		p.line(0, "no cleanup stage: objects stay under %s after the run", PlanNamespace)
+	}
+}
+
+func formatName(f string) string {
+	switch f {
+	case "cosbench":
+		return "COSBench XML"
+	case "yaml":
+		return "YAML"
+	}
+	return f
+}
+
+func (s *Storage) describe() string {
+	parts := []string{cmpOr(s.Type, "s3")}
+	if s.Endpoint != "" {
+		parts = append(parts, "endpoint "+s.Endpoint)
+	}
+	if s.Region != "" {
+		parts = append(parts, "region "+s.Region)
+	}
+	if s.Addressing != "" {
+		parts = append(parts, s.Addressing+"-style addressing")
+	}
+	if s.Credentials {
+		parts = append(parts, "credentials in the file (never printed or recorded)")
+	}
+	return strings.Join(parts, ", ")
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+func (p *planWriter) stage(sp Spec, i int, st Stage) {
+	head := fmt.Sprintf("stage %d %s %q", i+1, st.Kind, st.Name)
+	if at := st.Pos.String(); at != "" {
+		head += " (" + at + ")"
+	}
+	switch st.Kind {
+	case KindDelay:
+		p.line(0, "%s: wait %v", head, st.Delay)
+	case KindInit:
+		p.line(0, "%s: create buckets %s unless they exist", head, listNames(stageBuckets(sp, st)))
+	case KindDispose:
+		p.line(0, "%s: delete buckets %s if this run created them (others are kept)", head, listNames(stageBuckets(sp, st)))
+	case KindPrepare:
+		p.line(0, "%s:", head)
+		for _, s := range st.Streams {
+			p.prepare(s)
+		}
+	case KindCleanup:
+		p.cleanup(head, st)
+	default:
+		p.main(head, st)
+	}
+	switch f := st.OnError; {
+	case f == nil:
+	case f.MaxErrorRatio == 0:
+		p.line(1, "stop the workflow at the first failed op")
+	default:
+		p.line(1, "stop the workflow when more than %s of this stage's ops fail", percent(f.MaxErrorRatio))
+	}
+}
+
+func (p *planWriter) prepare(s Stream) {
+	n, exact := objectCount(s.Objects)
+	sizes := s.Sizes()
+	if s.Objects.Existing || n == 0 {
+		p.line(1, "stream %q: nothing to write (%s)", s.Name, describeObjects(s.Objects))
+		return
+	}
+	p.line(1, "stream %q: write %s objects of %s with %s: %s in all", s.Name, countString(n, exact),
+		sizes.SizeString(), plural(s.MaxConcurrency(), "worker"), bytesString(float64(n)*sizes.Mean(), sizes.Kind == SelConst))
+	p.line(2, "%s", describeObjects(s.Objects))
+}
+
+func (p *planWriter) cleanup(head string, st Stage) {
+	if len(st.Streams) == 0 || !slices.ContainsFunc(st.Streams, func(s Stream) bool { return s.Objects.Index != nil }) {
+		p.line(0, "%s: delete every object this run wrote (all of %s in each bucket it used)", head, PlanNamespace)
+		return
+	}
+	p.line(0, "%s:", head)
+	for _, s := range st.Streams {
+		n, _ := objectCount(s.Objects)
+		p.line(1, "stream %q: delete up to %s objects with %s: %s", s.Name, countString(n, true), plural(s.MaxConcurrency(), "worker"), describeObjects(s.Objects))
+	}
+}
+
+func (p *planWriter) main(head string, st Stage) {
+	p.line(0, "%s:", head)
+	steps := st.Steps()
+	for _, s := range st.Streams {
+		p.line(1, "stream %q: %s", s.Name, describeMix(s))
+		p.line(2, "objects: %s", describeObjects(s.Objects))
+		for _, m := range s.Mix {
+			if m.Objects != nil || m.SizeDist != nil {
+				op, _ := CanonicalOp(m.Op)
+				p.line(2, "%s: %s", op, describeOpOwn(s, m))
+			}
+		}
+		if extra := streamExtras(s); extra != "" {
+			p.line(2, "%s", extra)
+		}
+		for i := range steps {
+			si := s.At(i)
+			label := ""
+			if steps > 1 {
+				label = fmt.Sprintf("step %d", i+1)
+				if l := s.StepLabel(i); l != "" {
+					label += " (" + l + ")"
+				}
+				label += ": "
+			}
+			p.line(2, "%s%s, %s", label, plural(si.ConcurrencyAt(0), "worker"), p.expected(si))
+		}
+	}
+}
+
+// remember notes the sizes st writes into each key space.
+func (p *planWriter) remember(st Stage) {
+	for _, s := range st.Streams {
+		if st.Kind == KindPrepare {
+			p.written[s.Objects.id()] = s.Sizes()
+		}
+		for _, m := range s.Mix {
+			if op, _ := CanonicalOp(m.Op); op == OpPut || op == OpMultipart {
+				p.written[s.OpObjects(m).id()] = s.OpSizes(m)
+			}
+		}
+	}
+}
+
+// readSizes is the size distribution reads of op m find.
+func (p *planWriter) readSizes(s Stream, m OpWeight) Selector {
+	if w, ok := p.written[s.OpObjects(m).id()]; ok {
+		return w
+	}
+	return s.OpSizes(m)
+}
+
+// describeMix lists each op with its share.
+func describeMix(s Stream) string {
+	total := 0
+	for _, m := range s.Mix {
+		total += m.Weight
+	}
+	var parts []string
+	for _, m := range s.Mix {
+		op, _ := CanonicalOp(m.Op)
+		parts = append(parts, fmt.Sprintf("%s %s", cmpOr(op, m.Op), percent(float64(m.Weight)/float64(max(total, 1)))))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// describeOpOwn is what op m does differently from its stream.
+func describeOpOwn(s Stream, m OpWeight) string {
+	out := describeObjects(s.OpObjects(m))
+	if m.SizeDist != nil {
+		out += "; size " + m.SizeDist.SizeString()
+	}
+	return out
+}
+
+func streamExtras(s Stream) string {
+	var parts []string
+	puts := slices.ContainsFunc(s.Mix, func(m OpWeight) bool {
+		op, _ := CanonicalOp(m.Op)
+		return (op == OpPut || op == OpMultipart) && m.SizeDist == nil
+	})
+	if puts && (s.Sweep == nil || len(s.Sweep.SizeDists) == 0) {
+		parts = append(parts, "writes "+s.Sizes().SizeString())
+	}
+	if s.RangeSize > 0 {
+		parts = append(parts, "ranges of "+FormatSize(s.RangeSize))
+	}
+	if s.Data.Compress > 1 {
+		parts = append(parts, fmt.Sprintf("data compresses %v:1", s.Data.Compress))
+	}
+	if s.Data.Verify {
+		parts = append(parts, "every byte read is checked against what this run wrote")
+	}
+	return strings.Join(parts, "; ")
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// expected says how much a main-stage stream does in one step.
+func (p *planWriter) expected(s Stream) string {
+	b := s.Bounds
+	var limits []string
+	if b.Ops > 0 {
+		limits = append(limits, fmt.Sprintf("%d ops (%s)", b.Ops, bytesString(float64(b.Ops)*p.bytesPerOp(s), false)))
+	}
+	if b.Bytes > 0 {
+		limits = append(limits, "until "+bytesString(float64(b.Bytes), true)+" moved")
+	}
+	if b.Duration > 0 {
+		limits = append(limits, "for "+b.Duration.String())
+	}
+	if len(limits) == 1 {
+		return limits[0]
+	}
+	return strings.Join(limits, " or ") + ", whichever first"
+}
+
+// bytesPerOp is the mean payload of one op of the mix.
+func (p *planWriter) bytesPerOp(s Stream) float64 {
+	total, sum := 0, 0.0
+	for _, m := range s.Mix {
+		total += m.Weight
+		switch op, _ := CanonicalOp(m.Op); op {
+		case OpPut, OpMultipart:
+			sum += float64(m.Weight) * s.OpSizes(m).Mean()
+		case OpGet:
+			sum += float64(m.Weight) * p.readSizes(s, m).Mean()
+		case OpRangeGet:
+			sum += float64(m.Weight) * float64(s.RangeSize)
+		}
+	}
+	return sum / float64(max(total, 1))
+}

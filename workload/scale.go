@@ -1,0 +1,86 @@
+package workload
+
+import (
+	"math"
+	"slices"
+	"time"
+)
+
+// minScaledDuration keeps a scaled duration from reaching zero (unset).
+const minScaledDuration = time.Millisecond
+
+// Scale returns a copy of sp with object counts, op and byte bounds,
+// index selectors, durations and delays multiplied by f (sizes and
+// concurrency are kept), so a workload meant for an hour runs in seconds in
+// CI with the same shape. Counts round up and stay at least 1; an index
+// selector maps each number n to ceil(n*f), which keeps every range that
+// contained another containing it (prepare still covers what main reads).
+func (sp Spec) Scale(f float64) Spec {
+	if !(f > 0) || f == 1 || math.IsInf(f, 0) {
+		return sp
+	}
+	out := sp
+	out.ScaledBy = f
+	if sp.ScaledBy > 0 {
+		out.ScaledBy *= sp.ScaledBy
+	}
+	out.Stages = slices.Clone(sp.Stages)
+	for i := range out.Stages {
+		st := &out.Stages[i]
+		st.Delay = scaleDuration(st.Delay, f)
+		st.Streams = slices.Clone(st.Streams)
+		for j := range st.Streams {
+			st.Streams[j] = st.Streams[j].scale(f)
+		}
+	}
+	return out
+}
+
+func (s Stream) scale(f float64) Stream {
+	s.Bounds = Bounds{Duration: scaleDuration(s.Bounds.Duration, f), Ops: scaleInt(s.Bounds.Ops, f), Bytes: scaleInt(s.Bounds.Bytes, f)}
+	s.Objects = s.Objects.scale(f)
+	s.Mix = slices.Clone(s.Mix)
+	for i := range s.Mix {
+		if o := s.Mix[i].Objects; o != nil {
+			ks := o.scale(f)
+			s.Mix[i].Objects = &ks
+		}
+	}
+	if w := s.Sweep; w != nil {
+		c := *w
+		c.Durations = mapSlice(w.Durations, func(d time.Duration) time.Duration { return scaleDuration(d, f) })
+		c.Ops = mapSlice(w.Ops, func(n int64) int64 { return scaleInt(n, f) })
+		c.Bytes = mapSlice(w.Bytes, func(n int64) int64 { return scaleInt(n, f) })
+		s.Sweep = &c
+	}
+	return s
+}
+
+func (k KeySpace) scale(f float64) KeySpace {
+	if k.Count > 0 {
+		k.Count = int(scaleInt(int64(k.Count), f))
+	}
+	if k.Index != nil {
+		sel := k.Index.Scale(f)
+		k.Index = &sel
+	}
+	return k
+}
+
+func scaleDuration(d time.Duration, f float64) time.Duration {
+	if d <= 0 {
+		return d
+	}
+	return max(time.Duration(float64(d)*f), minScaledDuration)
+}
+
+func mapSlice[T any](xs []T, fn func(T) T) []T {
+	if xs == nil {
+		return nil
+	}
+	out := make([]T, len(xs))
+	for i, x := range xs {
+		out[i] = fn(x)
+	}
+	return out
+}
