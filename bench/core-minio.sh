@@ -2,10 +2,11 @@
 # Reproduces the core numbers against a local MinIO on 127.0.0.1:
 # 4 KiB GET ops/s and 64 MiB PUT/GET MiB/s at concurrency 1 and 8, and
 # objbench's own CPU seconds per 1,000 ops (from its result files).
-# Usage: bench/core-minio.sh [seconds-per-step]   (default 10)
+# Usage: bench/core-minio.sh [seconds-per-step [dir-to-keep-result-files]]   (default 10)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-10}
+keep=${2:-}
 ./scripts/install-minio.sh >/dev/null
 minio="$(go env GOPATH)/bin/minio"
 go build -o bin/objbench ./cmd/objbench
@@ -40,3 +41,4 @@ PY
 run get4k get --size 4KiB
 run put64m put --size 64MiB
 run get64m get --size 64MiB --objects 16
+if [ -n "$keep" ]; then mkdir -p "$keep" && cp "$work"/*.json "$keep"/; fi

@@ -1,0 +1,157 @@
+// Command floor measures the client CPU one 4 KiB GET costs against an S3
+// endpoint, four ways, so objbench's own cost can be read against floors:
+//
+//	nethttp   unsigned GET with Go's net/http client (the server answers 403)
+//	ownloop   the same unsigned HTTP/1.1 exchange written and read on the
+//	          calling goroutine, no HTTP library: the machine's floor
+//	direct    objbench's S3 store, signed, its direct HTTP/1.1 client
+//	std       objbench's S3 store, signed, over net/http's Transport
+//
+// Usage: floor ENDPOINT ACCESS_KEY SECRET_KEY CONCURRENCY (bench/floor-minio.sh runs it).
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/textproto"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/objbench/objbench/storage"
+	"github.com/objbench/objbench/storage/s3"
+)
+
+const ops = 6000
+
+func main() {
+	if len(os.Args) != 5 {
+		fmt.Fprintln(os.Stderr, "usage: floor ENDPOINT ACCESS_KEY SECRET_KEY CONCURRENCY")
+		os.Exit(2)
+	}
+	ep, ak, sk := os.Args[1], os.Args[2], os.Args[3]
+	conc, err := strconv.Atoi(os.Args[4])
+	if err != nil || conc < 1 {
+		fmt.Fprintln(os.Stderr, "bad concurrency")
+		os.Exit(2)
+	}
+	ctx := context.Background()
+	stores := map[string]*s3.Store{}
+	for _, client := range []string{"direct", "std"} {
+		st, err := s3.New(ctx, s3.Config{Endpoint: ep, Bucket: "floor", PathStyle: true, Region: "us-east-1",
+			AccessKey: ak, SecretKey: sk, MaxConns: conc, HTTPClient: client})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		stores[client] = st
+	}
+	if err := stores["direct"].CreateBucket(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	body := strings.Repeat("x", 4096)
+	if _, err := stores["direct"].Put(ctx, "obj", strings.NewReader(body), 4096, storage.PutOptions{}); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	defer func() { _ = stores["direct"].Delete(ctx, "obj"); _ = stores["direct"].DeleteBucket(ctx) }()
+	u, _ := url.Parse(ep)
+	for _, mode := range []string{"nethttp", "ownloop", "direct", "std"} {
+		var op func() error
+		switch mode {
+		case "nethttp":
+			cl := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: conc, DisableCompression: true}}
+			op = func() error {
+				resp, err := cl.Get(ep + "/floor/obj")
+				if err != nil {
+					return err
+				}
+				_, _ = io.Copy(io.Discard, resp.Body)
+				return resp.Body.Close()
+			}
+		case "ownloop":
+			op = nil // per-worker connections, below
+		default:
+			st := stores[mode]
+			op = func() error { _, err := st.Get(ctx, "obj", storage.GetOptions{}, io.Discard); return err }
+		}
+		cpu, wall, err := run(conc, op, u.Host)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, mode, err)
+			os.Exit(1)
+		}
+		fmt.Printf("%-8s conc %-3d %7.0f ops/s  %6.1f µs client CPU/op\n", mode, conc, float64(ops)/wall.Seconds(),
+			float64(cpu.Microseconds())/ops)
+	}
+}
+
+// run does ops GETs with conc workers and returns the process CPU and wall time.
+func run(conc int, op func() error, host string) (time.Duration, time.Duration, error) {
+	var wg sync.WaitGroup
+	errs := make(chan error, conc)
+	c0, t0 := cpuTime(), time.Now()
+	for range conc {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f := op
+			if f == nil {
+				var err error
+				if f, err = ownLoop(host); err != nil {
+					errs <- err
+					return
+				}
+			}
+			for range ops / conc {
+				if err := f(); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	return cpuTime() - c0, time.Since(t0), <-errs
+}
+
+// ownLoop is one connection doing unsigned GETs on the calling goroutine.
+func ownLoop(host string) (func() error, error) {
+	c, err := net.Dial("tcp", host)
+	if err != nil {
+		return nil, err
+	}
+	req := []byte("GET /floor/obj HTTP/1.1\r\nHost: " + host + "\r\nUser-Agent: floor\r\n\r\n")
+	br := bufio.NewReaderSize(c, 32<<10)
+	tp := textproto.NewReader(br)
+	return func() error {
+		if _, err := c.Write(req); err != nil {
+			return err
+		}
+		if _, err := tp.ReadLine(); err != nil {
+			return err
+		}
+		h, err := tp.ReadMIMEHeader()
+		if err != nil {
+			return err
+		}
+		n, _ := strconv.ParseInt(h.Get("Content-Length"), 10, 64)
+		_, err = io.CopyN(io.Discard, br, n)
+		return err
+	}, nil
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
