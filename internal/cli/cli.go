@@ -93,6 +93,7 @@ Every run prints a latency/throughput table and writes a result file
 		root.AddCommand(newOpCommand(env, op))
 	}
 	root.AddCommand(newServerCommand(env), newReportCommand(env), newMonitorCommand(env))
+	root.AddCommand(newGenCommand(env))
 	return root
 }
 

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"io"
 	"net"
 	"net/url"
 	"os"
@@ -135,6 +136,11 @@ func useColor(env Env, noColor bool) bool {
 	if noColor || env.Getenv("NO_COLOR") != "" {
 		return false
 	}
-	f, ok := env.Stdout.(*os.File)
+	return isTerminal(env.Stdout)
+}
+
+// isTerminal is whether w is a terminal (progress lines may redraw).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
