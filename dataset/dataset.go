@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/objbench/objbench/internal/atomicfile"
 	"github.com/objbench/objbench/payload"
 )
 
@@ -98,25 +99,13 @@ func writeOne(ctx context.Context, path string, size int64, seed uint64, r *payl
 			return fmt.Errorf("%s already exists (use --force to replace it)", path)
 		}
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".objbench-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // a no-op once renamed
-	if err := tmp.Chmod(0o644); err != nil { // CreateTemp's 0600 is for secrets, not datasets
-		tmp.Close()
-		return err
-	}
 	r.Reset(seed, size)
-	_, err = r.WriteTo(&progressWriter{ctx: ctx, w: tmp, c: o.Counter})
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
+	err := atomicfile.Write(path, 0o644, func(w io.Writer) error {
+		_, err := r.WriteTo(&progressWriter{ctx: ctx, w: w, c: o.Counter})
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return err
 	}
 	if o.Counter != nil {
 		o.Counter.Files.Add(1)

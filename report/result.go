@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/objbench/objbench/internal/atomicfile"
 	"github.com/objbench/objbench/loadgen"
 	"github.com/objbench/objbench/metrics"
 	"github.com/objbench/objbench/sysmon"
@@ -66,21 +67,14 @@ func Write(path string, r *Result) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".objbench-*.json.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // no-op after a successful rename
-	enc := json.NewEncoder(tmp)
-	enc.SetIndent("", " ")
-	if err := enc.Encode(r); err != nil {
-		tmp.Close()
-		return fmt.Errorf("encode result: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.Write(path, 0o644, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", " ")
+		if err := enc.Encode(r); err != nil {
+			return fmt.Errorf("encode result: %w", err)
+		}
+		return nil
+	})
 }
 
 // Read loads a result file and recomputes every total from its per-second

@@ -7,11 +7,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime/pprof"
 	"time"
 
+	"github.com/objbench/objbench/internal/atomicfile"
 	"github.com/objbench/objbench/loadgen"
 	"github.com/objbench/objbench/payload"
 	"github.com/objbench/objbench/report"
@@ -118,19 +120,11 @@ func finish(env Env, o *benchOptions, res *report.Result, out string, runErr err
 }
 
 func writeCSVFile(path string, res *report.Result) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".objbench-*.csv.tmp")
+	err := atomicfile.Write(path, 0o644, func(w io.Writer) error { return report.WriteCSV(w, res) })
 	if err != nil {
 		return fmt.Errorf("--csv %s: %w", path, err)
 	}
-	defer os.Remove(f.Name())
-	if err := report.WriteCSV(f, res); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return nil
 }
 
 func describeStep(st workload.Stage, i int) string {
@@ -155,6 +149,9 @@ func describeStep(st workload.Stage, i int) string {
 		return fmt.Sprintf("%s: writing objects %s of %s with %d workers", st.Name, s.Objects.Index, s.Sizes().SizeString(), s.MaxConcurrency())
 	}
 	line := fmt.Sprintf("%s: step %d/%d, %s with %d workers", st.Name, i+1, st.Steps(), s.Name, s.ConcurrencyAt(i))
+	if r := s.At(i).Rate; r != nil && (s.Sweep == nil || len(s.Sweep.Rates) < 2) {
+		line += " at " + r.String() // a swept rate is named by the step label
+	}
 	switch n := len(st.Streams) - 1; {
 	case n == 1:
 		line += " (and 1 more stream)"
