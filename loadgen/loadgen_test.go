@@ -20,7 +20,7 @@ const ns = "objbench/test-run/"
 
 func spec(main workload.Stream) workload.Spec {
 	prep := main
-	prep.Mix = nil
+	prep.Mix, prep.Rate = nil, nil
 	return workload.Spec{Stages: []workload.Stage{
 		{Name: "prepare", Kind: workload.KindPrepare, Streams: []workload.Stream{prep}},
 		{Name: "main", Kind: workload.KindMain, Streams: []workload.Stream{main}},

@@ -304,9 +304,14 @@ func (r *runState) newStream(ctx context.Context, kind workload.StageKind, sp wo
 	if s.partSize <= 0 {
 		s.partSize = workload.DefaultPartSize
 	}
+	if sp.Rate != nil && kind == workload.KindMain {
+		s.pacer = NewRatePacer(*sp.Rate, r.cfg.Seed+uint64(i))
+	}
 	if r.cfg.NewPacer != nil {
 		s.pacer = r.cfg.NewPacer(sp)
 	}
+	_, closed := s.pacer.(ClosedLoop)
+	s.open = !closed && kind == workload.KindMain
 	if kind == workload.KindPrepare {
 		return r.prepareStream(ctx, s, sp)
 	}

@@ -35,6 +35,13 @@ type streamRun struct {
 	workers   int
 	run       *runState
 
+	// open: the pacer is a schedule (not ClosedLoop); its slots start at
+	// origin, when the first worker is ready, so a slow start of the
+	// workers does not count as dropped slots.
+	open       bool
+	originOnce sync.Once
+	origin     time.Time
+
 	opCtx          context.Context
 	issued, cursor atomic.Int64
 	moved          atomic.Int64
@@ -48,6 +55,23 @@ type streamRun struct {
 type fixedWork struct {
 	n  int64
 	at func(w *worker, i int64) task
+}
+
+// scheduleOrigin is the instant the pacer's schedule counts from.
+func (s *streamRun) scheduleOrigin() time.Time {
+	s.originOnce.Do(func() { s.origin = time.Now() })
+	return s.origin
+}
+
+// scheduleEnded: a worker found no slot left. In closed loop the stream
+// stops; open loop, workers still waiting for earlier slots issue them
+// first, each returning when it finds none left.
+func (s *streamRun) scheduleEnded(cause string) {
+	if !s.open {
+		s.finish(cause)
+		return
+	}
+	s.stopOnce.Do(func() { s.stopCause = cause })
 }
 
 // finish records why the stream stopped (first cause wins) and stops it.

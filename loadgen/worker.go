@@ -56,18 +56,31 @@ func newWorker(s *streamRun, id int) *worker {
 
 // loop issues ops until stop ends, the stream runs out of work or reaches a
 // bound. Ops run under s.opCtx, which outlives stop by the grace period.
+//
+// Open loop, each claimed slot has an intended start: the worker sleeps
+// until it, or drops the slot when it is already LateTolerance past (every
+// worker was busy then). --ops counts slots, dropped ones included.
 func (w *worker) loop(stop context.Context) {
 	s := w.s
+	origin := s.scheduleOrigin()
+	if s.open {
+		w.rec.OpenLoop()
+	}
 	for stop.Err() == nil {
 		n := s.issued.Add(1)
 		if s.bounds.Ops > 0 && n > s.bounds.Ops {
-			s.finish("ops")
+			s.scheduleEnded("ops")
 			return
 		}
-		wait, done := s.pacer.Pace(time.Since(s.series.Start()), uint64(n-1))
+		elapsed := time.Since(origin)
+		wait, done := s.pacer.Pace(elapsed, uint64(n-1))
 		if done {
-			s.finish("schedule")
+			s.scheduleEnded("schedule")
 			return
+		}
+		if s.open && wait < -LateTolerance {
+			w.rec.Dropped(s.ops[s.mix.pick(w.rng)].op, origin.Add(elapsed))
+			continue
 		}
 		if wait > 0 && !sleep(stop, wait) {
 			return
@@ -77,6 +90,9 @@ func (w *worker) loop(stop context.Context) {
 			return
 		}
 		w.run(t)
+		if s.open {
+			w.res.Intended = origin.Add(elapsed + wait)
+		}
 		if t.pool != nil && (t.op == metrics.OpGet || t.op == metrics.OpStat || t.op == metrics.OpRangeGet) {
 			t.pool.release(t.key)
 		}

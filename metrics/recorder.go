@@ -11,20 +11,25 @@ import (
 // opBucket accumulates one op's results for one second of one worker.
 type opBucket struct {
 	ops, bytes int64
+	dropped    int64 // open loop: slots that found no free worker
 	errs       map[string]int64
-	lat, ttfb  *hdr.Histogram // allocated on first use, then reused
+	// allocated on first use, then reused; resp only in open loop
+	lat, ttfb, resp *hdr.Histogram
 }
 
-func (b *opBucket) empty() bool { return b.ops == 0 && b.bytes == 0 }
+func (b *opBucket) empty() bool { return b.ops == 0 && b.bytes == 0 && b.dropped == 0 }
 
 func (b *opBucket) reset() {
-	b.ops, b.bytes = 0, 0
+	b.ops, b.bytes, b.dropped = 0, 0, 0
 	clear(b.errs)
 	if b.lat != nil {
 		b.lat.Reset()
 	}
 	if b.ttfb != nil {
 		b.ttfb.Reset()
+	}
+	if b.resp != nil {
+		b.resp.Reset()
 	}
 }
 
@@ -43,23 +48,26 @@ type Recorder struct {
 	sec    int64 // second the buckets hold; -1 when they hold nothing
 	ops    [NumOps]opBucket
 	spills []spill
+	open   bool // results have an Intended start of their own (open loop)
 
 	firstEnd, lastEnd time.Time
+}
+
+// OpenLoop marks the recorder's results as open loop: each one's response
+// time (End - Intended) is recorded beside its service time (End - Start).
+// Call it before the first Record.
+func (r *Recorder) OpenLoop() {
+	r.mu.Lock()
+	r.open = true
+	r.mu.Unlock()
 }
 
 // Record adds one result. Its latency and TTFB go into the second in which
 // the op ended; its bytes are spread over the seconds it covered.
 func (r *Recorder) Record(res *Result) {
-	start := r.series.start
-	sec := int64(res.End.Sub(start) / time.Second)
-	r.mu.Lock()
-	if r.sec != sec && r.sec >= 0 {
-		r.flushLocked()
-	}
-	r.sec = sec
-	b := &r.ops[res.Op]
+	b := r.bucketLocked(res.Op, res.End)
 	b.ops++
-	b.bytes += r.spreadLocked(res, sec)
+	b.bytes += r.spreadLocked(res, r.sec)
 	if res.Err != nil {
 		if b.errs == nil {
 			b.errs = make(map[string]int64, 4)
@@ -76,12 +84,38 @@ func (r *Recorder) Record(res *Result) {
 			}
 			_ = b.ttfb.RecordValue(micros(res.FirstByte.Sub(res.Start)))
 		}
+		if r.open {
+			if b.resp == nil {
+				b.resp = hdr.New(histLowest, histHighest, histDigits)
+			}
+			_ = b.resp.RecordValue(micros(res.End.Sub(res.Intended)))
+		}
 	}
 	if r.firstEnd.IsZero() {
 		r.firstEnd = res.End
 	}
 	r.lastEnd = res.End
 	r.mu.Unlock()
+}
+
+// Dropped counts one open-loop slot of op that found no free worker; it
+// goes into the second of at (when it was found dropped).
+func (r *Recorder) Dropped(op Op, at time.Time) {
+	b := r.bucketLocked(op, at)
+	b.dropped++
+	r.mu.Unlock()
+}
+
+// bucketLocked locks the recorder and returns op's bucket for the second
+// of t, flushing the buckets of another second first. The caller unlocks.
+func (r *Recorder) bucketLocked(op Op, t time.Time) *opBucket {
+	sec := int64(t.Sub(r.series.start) / time.Second)
+	r.mu.Lock()
+	if r.sec != sec && r.sec >= 0 {
+		r.flushLocked()
+	}
+	r.sec = sec
+	return &r.ops[op]
 }
 
 // spreadLocked puts the bytes of an op that began in an earlier second into

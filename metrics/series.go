@@ -17,14 +17,19 @@ type Second struct {
 
 // OpSecond is what one op did in one second: ops that ended in it, bytes
 // moved in it, errors by class, and encoded HDR histograms (microseconds,
-// base64 V2 compressed) of successful ops' total latency and TTFB.
+// base64 V2 compressed) of successful ops' total latency and TTFB. Open-loop
+// streams add Response, the latency from each op's intended start, and
+// Dropped, the slots of the schedule no worker was free to issue (not ops:
+// they count in neither Ops nor Errors).
 type OpSecond struct {
-	Op      string           `json:"op"`
-	Ops     int64            `json:"ops"`
-	Bytes   int64            `json:"bytes"`
-	Errors  map[string]int64 `json:"errors,omitempty"`
-	Latency string           `json:"latency_us,omitempty"`
-	TTFB    string           `json:"ttfb_us,omitempty"`
+	Op       string           `json:"op"`
+	Ops      int64            `json:"ops"`
+	Bytes    int64            `json:"bytes"`
+	Errors   map[string]int64 `json:"errors,omitempty"`
+	Latency  string           `json:"latency_us,omitempty"`
+	TTFB     string           `json:"ttfb_us,omitempty"`
+	Response string           `json:"response_us,omitempty"`
+	Dropped  int64            `json:"dropped,omitempty"`
 }
 
 // Window is the common measurement window of a step, in seconds from its
@@ -42,7 +47,7 @@ func (w Window) Duration() float64 { return w.End - w.Start }
 type secState struct {
 	ops       [NumOps]opBucket
 	finalized bool
-	encoded   [NumOps][2]string
+	encoded   [NumOps][3]string // latency, TTFB, response
 }
 
 // Series merges the recorders of one step into per-second records.
@@ -90,6 +95,7 @@ func (s *Series) absorb(sec int64, ops *[NumOps]opBucket, spills []spill) {
 		dst := &st.ops[i]
 		dst.ops += src.ops
 		dst.bytes += src.bytes
+		dst.dropped += src.dropped
 		for c, n := range src.errs {
 			if dst.errs == nil {
 				dst.errs = map[string]int64{}
@@ -98,6 +104,7 @@ func (s *Series) absorb(sec int64, ops *[NumOps]opBucket, spills []spill) {
 		}
 		dst.lat = mergeInto(dst.lat, src.lat)
 		dst.ttfb = mergeInto(dst.ttfb, src.ttfb)
+		dst.resp = mergeInto(dst.resp, src.resp)
 	}
 	for _, sp := range spills { // plain counters stay writable after finalization
 		s.sec(max(sp.sec, 0)).ops[sp.op].bytes += sp.bytes
@@ -156,7 +163,8 @@ func (s *Series) finalize(beforeSec int64) {
 			b := &st.ops[op]
 			st.encoded[op][0] = encode(b.lat)
 			st.encoded[op][1] = encode(b.ttfb)
-			b.lat, b.ttfb = nil, nil
+			st.encoded[op][2] = encode(b.resp)
+			b.lat, b.ttfb, b.resp = nil, nil, nil
 		}
 		st.finalized = true
 		s.finalTo = i + 1
@@ -183,7 +191,7 @@ func (st *secState) record(t int64) Second {
 		}
 		sec.Ops = append(sec.Ops, OpSecond{
 			Op: Op(op).String(), Ops: b.ops, Bytes: b.bytes, Errors: b.errs,
-			Latency: st.encoded[op][0], TTFB: st.encoded[op][1],
+			Latency: st.encoded[op][0], TTFB: st.encoded[op][1], Response: st.encoded[op][2], Dropped: b.dropped,
 		})
 	}
 	return sec

@@ -29,14 +29,19 @@ type OpTotal struct {
 	Errors map[string]int64 `json:"errors,omitempty"`
 	Bytes  int64            `json:"bytes"`
 	// Rates over the common window only (ramp-up and ramp-down excluded).
-	WindowOps      float64      `json:"window_ops"`
-	WindowBytes    float64      `json:"window_bytes"`
-	OpsPerSec      float64      `json:"ops_per_s"`
-	BytesPerSec    float64      `json:"bytes_per_s"`
-	Latency        Percentiles  `json:"latency"`
-	TTFB           *Percentiles `json:"ttfb,omitempty"`
-	LatencyHist    string       `json:"-"`
-	mergedLat, ttf *hdr.Histogram
+	WindowOps   float64      `json:"window_ops"`
+	WindowBytes float64      `json:"window_bytes"`
+	OpsPerSec   float64      `json:"ops_per_s"`
+	BytesPerSec float64      `json:"bytes_per_s"`
+	Latency     Percentiles  `json:"latency"`
+	TTFB        *Percentiles `json:"ttfb,omitempty"`
+	// Response is the latency from each op's intended start (open loop
+	// only): what a user of the store would feel, queueing included.
+	Response *Percentiles `json:"response,omitempty"`
+	// Dropped counts open-loop slots that found no free worker.
+	Dropped             int64  `json:"dropped,omitempty"`
+	LatencyHist         string `json:"-"`
+	mergedLat, ttf, rsp *hdr.Histogram
 }
 
 // Summarize derives per-op totals from per-second records: counts over the
@@ -76,6 +81,7 @@ func opOrder(name string) int {
 func (t *OpTotal) add(o OpSecond, share float64) error {
 	t.Ops += o.Ops
 	t.Bytes += o.Bytes
+	t.Dropped += o.Dropped
 	t.WindowOps += float64(o.Ops) * share
 	t.WindowBytes += float64(o.Bytes) * share
 	var errs int64
@@ -91,7 +97,10 @@ func (t *OpTotal) add(o OpSecond, share float64) error {
 	if t.mergedLat, err = mergeEncoded(t.mergedLat, o.Latency); err != nil {
 		return err
 	}
-	t.ttf, err = mergeEncoded(t.ttf, o.TTFB)
+	if t.ttf, err = mergeEncoded(t.ttf, o.TTFB); err != nil {
+		return err
+	}
+	t.rsp, err = mergeEncoded(t.rsp, o.Response)
 	return err
 }
 
@@ -105,8 +114,12 @@ func (t *OpTotal) finish(window float64) {
 		p := percentiles(t.ttf)
 		t.TTFB = &p
 	}
+	if t.rsp != nil {
+		p := percentiles(t.rsp)
+		t.Response = &p
+	}
 	t.LatencyHist = encode(t.mergedLat)
-	t.mergedLat, t.ttf = nil, nil
+	t.mergedLat, t.ttf, t.rsp = nil, nil, nil
 }
 
 func mergeEncoded(dst *hdr.Histogram, enc string) (*hdr.Histogram, error) {

@@ -66,6 +66,7 @@ func WriteTable(w io.Writer, r *Result) error {
 		return err
 	}
 	writeTTFB(w, all)
+	writeResponse(w, all)
 	writeErrors(w, all)
 	fmt.Fprintln(w, "latencies in ms; OPS/S and THROUGHPUT over the common window (ramp-up/down excluded)")
 	if r.Target.Embedded {
@@ -95,6 +96,37 @@ func writeTTFB(w io.Writer, all []row) {
 			ms(p.Avg), msi(p.P25), msi(p.P50), msi(p.P75), msi(p.P90), msi(p.P99), msi(p.P999), msi(p.Max))
 	}
 	_ = tw.Flush()
+	if any {
+		fmt.Fprintln(w)
+	}
+}
+
+// writeResponse prints, for open-loop (--rate) rows, the latency from each
+// op's intended start and the slots dropped because no worker was free.
+func writeResponse(w io.Writer, all []row) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	any, dropped := false, false
+	for _, x := range all {
+		dropped = dropped || x.t.Dropped > 0
+		p := x.t.Response
+		if p == nil && x.t.Dropped == 0 {
+			continue
+		}
+		if p == nil {
+			p = &metrics.Percentiles{}
+		}
+		if !any {
+			fmt.Fprintln(w, "\nResponse time (from intended start: queueing included; the table above is service time from the actual send)")
+			fmt.Fprintln(tw, "STAGE\tOP\tCONC\tISSUED\tDROPPED\tAVG\tP25\tP50\tP75\tP90\tP99\tP99.9\tMAX")
+			any = true
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", stageName(x.step), x.t.Op, x.stream.Concurrency,
+			x.t.Ops, x.t.Dropped, ms(p.Avg), msi(p.P25), msi(p.P50), msi(p.P75), msi(p.P90), msi(p.P99), msi(p.P999), msi(p.Max))
+	}
+	_ = tw.Flush()
+	if dropped {
+		fmt.Fprintln(w, "DROPPED: slots of the schedule that found every worker busy; they were not issued late (raise --max-workers, or the store is saturated)")
+	}
 	if any {
 		fmt.Fprintln(w)
 	}

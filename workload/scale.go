@@ -46,8 +46,14 @@ func (s Stream) scale(f float64) Stream {
 			s.Mix[i].Objects = &ks
 		}
 	}
+	if r := s.Rate; r != nil { // the ramp keeps its share of the run
+		c := *r
+		c.Ramp = scaleDuration(r.Ramp, f)
+		s.Rate = &c
+	}
 	if w := s.Sweep; w != nil {
 		c := *w
+		c.Rates = mapSlice(w.Rates, func(r Rate) Rate { r.Ramp = scaleDuration(r.Ramp, f); return r })
 		c.Durations = mapSlice(w.Durations, func(d time.Duration) time.Duration { return scaleDuration(d, f) })
 		c.Ops = mapSlice(w.Ops, func(n int64) int64 { return scaleInt(n, f) })
 		c.Bytes = mapSlice(w.Bytes, func(n int64) int64 { return scaleInt(n, f) })

@@ -96,10 +96,13 @@ type Stream struct {
 	Mix  []OpWeight `json:"mix"`
 	// Percent says the weights are ratios that must sum to 100 (files);
 	// flags give plain relative weights.
-	Percent     bool     `json:"percent,omitempty"`
-	Concurrency []int    `json:"concurrency"` // several values: a sweep
-	Bounds      Bounds   `json:"bounds"`
-	Objects     KeySpace `json:"objects"`
+	Percent     bool   `json:"percent,omitempty"`
+	Concurrency []int  `json:"concurrency"` // several values: a sweep
+	Bounds      Bounds `json:"bounds"`
+	// Rate, when set, makes the stream open loop (main stages only): ops
+	// start on its schedule and Concurrency is the pool of workers.
+	Rate    *Rate    `json:"rate,omitempty"`
+	Objects KeySpace `json:"objects"`
 	// Size is the size of objects written; SizeDist, when set, replaces it
 	// with a distribution.
 	Size      int64     `json:"size_bytes"`

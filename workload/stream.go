@@ -50,13 +50,14 @@ type Sweep struct {
 	Durations  []time.Duration `json:"durations_ns,omitempty"`
 	Ops        []int64         `json:"ops,omitempty"`
 	Bytes      []int64         `json:"bytes,omitempty"`
+	Rates      []Rate          `json:"rates,omitempty"` // open loop: a step per rate
 }
 
 func (w *Sweep) steps() int {
 	if w == nil {
 		return 1
 	}
-	return max(1, len(w.SizeDists), len(w.RangeSizes), len(w.Durations), len(w.Ops), len(w.Bytes))
+	return max(1, len(w.SizeDists), len(w.RangeSizes), len(w.Durations), len(w.Ops), len(w.Bytes), len(w.Rates))
 }
 
 func pick[T any](xs []T, i int) T { return xs[min(i, len(xs)-1)] }
@@ -117,6 +118,9 @@ func (s Stream) StepLabel(i int) string {
 	if len(w.Bytes) > 1 {
 		parts = append(parts, "bytes="+FormatSize(pick(w.Bytes, i)))
 	}
+	if len(w.Rates) > 1 {
+		parts = append(parts, "rate="+pick(w.Rates, i).String())
+	}
 	return strings.Join(parts, " ")
 }
 
@@ -148,6 +152,10 @@ func (s Stream) At(i int) Stream {
 	}
 	if len(w.Bytes) > 0 {
 		out.Bounds.Bytes = pick(w.Bytes, i)
+	}
+	if len(w.Rates) > 0 {
+		r := pick(w.Rates, i)
+		out.Rate = &r
 	}
 	return out
 }

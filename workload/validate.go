@@ -99,6 +99,10 @@ func (s Stream) validate(p *problems, where string, kind StageKind) {
 		bad("only main stages sweep: a list of values here has no meaning")
 	}
 	s.Sweep.validate(bad)
+	s.Rate.Validate(bad)
+	if s.Rate != nil && kind != KindMain {
+		bad("only main stages run at a fixed rate")
+	}
 	if s.Data.Compress < 0 || s.Data.Compress != s.Data.Compress {
 		bad("compress ratio %v must be 0 (incompressible) or above 1", s.Data.Compress)
 	}
@@ -181,6 +185,9 @@ func (w *Sweep) validate(bad func(string, ...any)) {
 		if err := d.check(); err != nil {
 			bad("size: %v", err)
 		}
+	}
+	for _, r := range w.Rates {
+		r.Validate(bad)
 	}
 	for _, d := range w.Durations {
 		if d <= 0 {

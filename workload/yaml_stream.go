@@ -4,13 +4,14 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 )
 
 var (
 	streamFields = []string{"name", "ops", "concurrency", "workers", "duration", "total_ops", "total_bytes",
-		"objects", "size", "range_size", "part_size", "compress", "verify", "fsync", "rate"}
+		"objects", "size", "range_size", "part_size", "compress", "verify", "fsync", "rate", "ramp", "arrival"}
 	objectFields = []string{"buckets", "bucket_pick", "prefix", "suffix", "index", "count", "existing"}
 	opFields     = []string{"ratio", "objects", "size"}
 )
@@ -21,14 +22,12 @@ func (d *ydec) stream(n *yaml.Node, f map[string]*yaml.Node) Stream {
 	if v, ok := f["name"]; ok {
 		s.Name, _ = d.scalar(v, "stream name")
 	}
-	if v, ok := f["rate"]; ok {
-		d.fail(v, "rate is not supported yet: give a concurrency (closed loop) instead")
-	}
 	if v, ok := f["ops"]; ok {
 		s.Percent = true
 		s.Mix = d.ops(v, &s)
 	}
 	d.streamNumbers(f, &s)
+	d.rate(f, &s)
 	if v, ok := f["objects"]; ok {
 		s.Objects = d.objects(v)
 	}
@@ -45,6 +44,42 @@ func (d *ydec) stream(n *yaml.Node, f map[string]*yaml.Node) Stream {
 		s.PartSize, _ = one(d, v, "part_size", ParseSize)
 	}
 	return s
+}
+
+// rate reads rate ("2000/s", "100/s..5000/s" or a list: a step each),
+// ramp and arrival.
+func (d *ydec) rate(f map[string]*yaml.Node, s *Stream) {
+	v, ok := f["rate"]
+	if !ok {
+		for _, k := range []string{"ramp", "arrival"} {
+			if n := f[k]; n != nil {
+				d.fail(n, "%s needs a rate", k)
+			}
+		}
+		return
+	}
+	rates := each(d, v, "rate", ParseRate)
+	if len(rates) == 0 {
+		return
+	}
+	var ramp time.Duration
+	var arrival string
+	if n := f["ramp"]; n != nil {
+		ramp, _ = one(d, n, "ramp", parseDuration)
+	}
+	if n := f["arrival"]; n != nil {
+		arrival, _ = one(d, n, "arrival", ParseArrival)
+	}
+	for i := range rates {
+		rates[i].Ramp, rates[i].Arrival = ramp, arrival
+	}
+	s.Rate = &rates[0]
+	if len(rates) > 1 {
+		if s.Sweep == nil {
+			s.Sweep = &Sweep{}
+		}
+		s.Sweep.Rates = rates
+	}
 }
 
 // streamNumbers reads the fields that may be lists (sweeps).

@@ -94,9 +94,10 @@ func TestYAMLProblemsComeAllAtOnceWithLines(t *testing.T) {
       - ops: {fly: 100}
         concurrency: [4, 0]
         duration: soon
-        rate: 10/s
+        rate: fast/s
+        arrival: bursty
 `, []string{`unknown kind "sideways"`, `f.yaml:4: unknown operation "fly"`, "f.yaml:5: concurrency: 0 must be at least 1",
-			`f.yaml:6: duration: "soon" is not a duration`, "f.yaml:7: rate is not supported yet"}},
+			`f.yaml:6: duration: "soon" is not a duration`, `f.yaml:7: rate: bad rate "fast/s"`}},
 		{"two documents", "stages: []\n---\nstages: []\n", []string{"f.yaml:2: more than one YAML document"}},
 		{"not a mapping", "- a\n- b\n", []string{"the workload must be a mapping of fields"}},
 		{"syntax", "stages: [\n", []string{"f.yaml:"}},

@@ -35,6 +35,10 @@ type benchOptions struct {
 	cpuProfile  string
 	linkSpeed   string
 	linkBps     float64 // --link-speed, parsed
+	rate        string
+	arrival     string
+	ramp        time.Duration
+	maxWorkers  int
 }
 
 func (o *benchOptions) register(f *pflag.FlagSet, op string) {
@@ -63,6 +67,10 @@ func (o *benchOptions) register(f *pflag.FlagSet, op string) {
 	f.StringVar(&o.linkSpeed, "link-speed", "", "network link capacity in bits/s (10G, 25Gbit) for the verdict (default: /sys/class/net/*/speed)")
 	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a Go CPU profile of objbench itself to this file")
 	_ = f.MarkHidden("cpuprofile")
+	f.StringVar(&o.rate, "rate", "", "open loop: start ops on a fixed schedule, per stream (2000/s; a ramp 100/s..5000/s with --ramp; a comma list runs one step per rate)")
+	f.StringVar(&o.arrival, "arrival", "", "with --rate: uniform (evenly spaced, the default) or poisson arrivals")
+	f.DurationVar(&o.ramp, "ramp", 0, "with --rate FROM..TO: how long the linear ramp takes")
+	f.IntVar(&o.maxWorkers, "max-workers", 0, "with --rate: workers serving the schedule; a slot finding all busy is dropped (default: --concurrency)")
 	if op == "mixed" || op == "run" {
 		f.StringVar(&o.mix, "mix", "get=45,put=15,stat=25,delete=10,list=5", "op weights for the mixed workload")
 	}
@@ -73,6 +81,7 @@ type parsed struct {
 	size, bytes, rangeSize int64
 	conc                   []int
 	mix                    []workload.OpWeight
+	rates                  []workload.Rate // open loop: a step per rate
 }
 
 func (o *benchOptions) parse(op string) (parsed, error) {
@@ -100,6 +109,12 @@ func (o *benchOptions) parse(op string) (parsed, error) {
 	if o.duration < 0 || o.ops < 0 || o.objects < 0 || o.maxErrors < 0 {
 		return p, usagef("--duration, --ops, --objects and --max-errors must not be negative")
 	}
+	if p.rates, err = o.parseRates(); err != nil {
+		return p, err
+	}
+	if o.maxWorkers > 0 {
+		p.conc = []int{o.maxWorkers}
+	}
 	if o.noPrepare && o.prefix == "" {
 		return p, usagef("--no-prepare needs --prefix: where the objects to read are")
 	}
@@ -113,6 +128,47 @@ func (o *benchOptions) parse(op string) (parsed, error) {
 		return p, usagef("--mix: %v", err)
 	}
 	return p, nil
+}
+
+// parseRates reads --rate (a comma list runs a step per rate), --arrival
+// and --ramp, and checks --max-workers; none: closed loop.
+func (o *benchOptions) parseRates() ([]workload.Rate, error) {
+	if o.rate == "" {
+		switch {
+		case o.arrival != "":
+			return nil, usagef("--arrival %s needs --rate", o.arrival)
+		case o.ramp != 0:
+			return nil, usagef("--ramp %v needs --rate FROM..TO", o.ramp)
+		case o.maxWorkers != 0:
+			return nil, usagef("--max-workers %d needs --rate (closed loop: use --concurrency)", o.maxWorkers)
+		}
+		return nil, nil
+	}
+	if o.maxWorkers < 0 {
+		return nil, usagef("--max-workers %d: want at least 1", o.maxWorkers)
+	}
+	arrival := ""
+	if o.arrival != "" {
+		var err error
+		if arrival, err = workload.ParseArrival(o.arrival); err != nil {
+			return nil, usagef("--arrival: %v", err)
+		}
+	}
+	var out []workload.Rate
+	for _, f := range strings.Split(o.rate, ",") {
+		r, err := workload.ParseRate(f)
+		if err != nil {
+			return nil, usagef("--rate: %v", err)
+		}
+		r.Ramp, r.Arrival = o.ramp, arrival
+		var errs []string
+		r.Validate(func(format string, a ...any) { errs = append(errs, fmt.Sprintf(format, a...)) })
+		if len(errs) > 0 {
+			return nil, usagef("--rate %s: %s", f, strings.Join(errs, "; "))
+		}
+		out = append(out, r)
+	}
+	return out, nil
 }
 
 func parseIntList(s string) ([]int, error) {

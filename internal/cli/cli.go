@@ -92,7 +92,7 @@ Every run prints a latency/throughput table and writes a result file
 	for _, op := range benchOps {
 		root.AddCommand(newOpCommand(env, op))
 	}
-	root.AddCommand(newServerCommand(env), newReportCommand(env), newMonitorCommand(env))
+	root.AddCommand(newServerCommand(env), newReportCommand(env), newCompareCommand(env), newMonitorCommand(env))
 	root.AddCommand(newGenCommand(env))
 	return root
 }

@@ -71,8 +71,8 @@ this run created them.`,
 }
 
 func newReportCommand(env Env) *cobra.Command {
-	var csvOut string
-	var timeline, noColor bool
+	var csvOut, hdrLog string
+	var timeline, noColor, asJSON bool
 	cmd := &cobra.Command{
 		Use:   "report RESULT.json",
 		Short: "Print a result file's tables again (from the file alone)",
@@ -82,7 +82,14 @@ func newReportCommand(env Env) *cobra.Command {
 			if err != nil {
 				return usageError{err}
 			}
+			if hdrLog != "" {
+				if err := writeHDRLogs(hdrLog, res); err != nil {
+					return err
+				}
+			}
 			switch {
+			case asJSON:
+				return report.WriteJSON(env.Stdout, res)
 			case csvOut != "":
 				return writeCSVFile(csvOut, res)
 			case timeline:
@@ -94,5 +101,7 @@ func newReportCommand(env Env) *cobra.Command {
 	cmd.Flags().StringVar(&csvOut, "csv", "", "write the table as CSV to this file instead")
 	cmd.Flags().BoolVar(&timeline, "timeline", false, "print the per-second system timeline (CPU, disk, net, ops) and the verdict")
 	cmd.Flags().BoolVar(&noColor, "no-color", false, "no colours (also: NO_COLOR set, or output not a terminal)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the totals (no per-second records) as JSON instead")
+	cmd.Flags().StringVar(&hdrLog, "hdr-log", "", "also write one HdrHistogram interval log per op (DIR/OP.hlog, microseconds)")
 	return cmd
 }

@@ -21,7 +21,12 @@ func buildSpec(op string, o *benchOptions, p parsed) workload.Spec {
 	}
 	main := workload.Stream{
 		Name: op, Mix: p.mix, Concurrency: p.conc, Bounds: bounds, Size: p.size, RangeSize: p.rangeSize,
-		Fsync: o.fsync, Objects: workload.KeySpace{Prefix: op + "/", Count: defaultObjects(op, o, p)},
+		Fsync: o.fsync, Objects: workload.KeySpace{Prefix: op + "/", Count: defaultObjects(op, o, p)}}
+	if len(p.rates) > 0 {
+		main.Rate = &p.rates[0]
+	}
+	if len(p.rates) > 1 {
+		main.Sweep = &workload.Sweep{Rates: p.rates}
 	}
 	sp := workload.Spec{Name: op}
 	switch {
@@ -56,7 +61,7 @@ func stage(name string, kind workload.StageKind, s workload.Stream) workload.Sta
 }
 
 func prepStream(s workload.Stream) workload.Stream {
-	s.Name, s.Mix, s.Bounds = "prepare", nil, workload.Bounds{}
+	s.Name, s.Mix, s.Bounds, s.Rate, s.Sweep = "prepare", nil, workload.Bounds{}, nil, nil
 	s.Concurrency = []int{maxOf(s.Concurrency)}
 	return s
 }

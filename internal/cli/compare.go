@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/objbench/objbench/report"
+)
+
+func newCompareCommand(env Env) *cobra.Command {
+	var failIf []string
+	cmd := &cobra.Command{
+		Use:   "compare BASE.json OTHER.json [MORE.json ...]",
+		Short: "Set result files side by side: changes against the first, marked when significant",
+		Long: `Compare result files row by row (stage, step, stream, op): ops/s, MiB/s,
+latency percentiles and errors, each with its change against the first file
+and a mark: "*" significant, "?" too few samples to test. README "Comparing
+runs" gives the rules.
+
+--fail-if makes it a CI gate: exit 1 when a change crosses a threshold and
+is not shown to be noise. EXPR is [OP:]METRIC>PCT% or [OP:]METRIC<PCT%,
+METRIC one of throughput, ops, p50, p90, p99, p99.9, max, errors.`,
+		Example: `  objbench compare main.json branch.json
+  objbench compare --fail-if 'p99>+10%' --fail-if 'throughput<-5%' base.json new.json
+  objbench compare --fail-if 'GET:p99.9>+20%' a.json b.json c.json`,
+		Args: cobra.MinimumNArgs(2),
+		RunE: func(_ *cobra.Command, args []string) error {
+			return runCompare(env, args, failIf)
+		},
+	}
+	cmd.Flags().StringArrayVar(&failIf, "fail-if", nil, "exit 1 when a change crosses this threshold, e.g. 'p99>+10%' or 'GET:throughput<-5%' (repeatable)")
+	return cmd
+}
+
+func runCompare(env Env, files, failIf []string) error {
+	var thresholds []report.Threshold
+	for _, expr := range failIf {
+		t, err := report.ParseThreshold(expr)
+		if err != nil {
+			return usageError{err}
+		}
+		thresholds = append(thresholds, t)
+	}
+	runs := make([]*report.Result, len(files))
+	for i, f := range files {
+		r, err := report.Read(f)
+		if err != nil {
+			return usageError{err}
+		}
+		runs[i] = r
+	}
+	c := report.Compare(runs[0], runs[1:]...)
+	c.Labels = runLabels(files)
+	if err := report.WriteCompareTable(env.Stdout, c); err != nil {
+		return err
+	}
+	crossed := c.Check(thresholds)
+	for _, v := range crossed {
+		fmt.Fprintln(env.Stdout, "FAIL "+v.String(c.Labels))
+	}
+	if len(crossed) > 0 {
+		return fmt.Errorf("%d --fail-if threshold(s) crossed", len(crossed))
+	}
+	return nil
+}
+
+// runLabels names runs by file name, or by path when names repeat.
+func runLabels(files []string) []string {
+	seen := map[string]bool{}
+	labels := make([]string, len(files))
+	for i, f := range files {
+		labels[i] = filepath.Base(f)
+		if seen[labels[i]] {
+			return append([]string(nil), files...)
+		}
+		seen[labels[i]] = true
+	}
+	return labels
+}

@@ -1,0 +1,78 @@
+package loadgen_test
+
+import (
+	"context"
+	"io"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/objbench/objbench/loadgen"
+	"github.com/objbench/objbench/metrics"
+	"github.com/objbench/objbench/storage"
+	"github.com/objbench/objbench/storage/mem"
+	"github.com/objbench/objbench/workload"
+)
+
+// slowGets serves every GET in a fixed time: the injected truth the open
+// loop is measured against, not a synchronisation.
+type slowGets struct {
+	storage.Store
+	d time.Duration
+}
+
+func (s slowGets) Get(ctx context.Context, key string, o storage.GetOptions, w io.Writer) (int64, error) {
+	time.Sleep(s.d)
+	return s.Store.Get(ctx, key, o, w)
+}
+
+func rateRunTotals(t *testing.T, workers int) (get metrics.OpTotal, stopped string) {
+	t.Helper()
+	sp := spec(workload.Stream{Name: "g", Mix: []workload.OpWeight{{Op: "get", Weight: 1}}, Concurrency: []int{workers},
+		Bounds: workload.Bounds{Ops: 200, Duration: 10 * time.Second}, Objects: workload.KeySpace{Prefix: "g/", Count: 20},
+		Size: 1024, Rate: &workload.Rate{PerSec: 200}})
+	out, err := loadgen.Run(context.Background(), config(t, slowGets{mem.New(), 20 * time.Millisecond}, sp))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return total(t, out.Steps[1], "GET"), out.Steps[1].Streams[0].StoppedBy
+}
+
+// 200 slots/s against 2 workers and 20 ms per GET: the stream can serve
+// only 100/s, so about half the slots find no free worker and are dropped,
+// not issued late; response time includes any wait past the slot's start.
+func TestRateBeyondCapacityDropsSlots(t *testing.T) {
+	get, stopped := rateRunTotals(t, 2)
+	if stopped != "ops" {
+		t.Errorf("stopped by %s, want ops (200 slots)", stopped)
+	}
+	if get.Ops+get.Dropped != 200 {
+		t.Errorf("%d issued + %d dropped, want 200 slots", get.Ops, get.Dropped)
+	}
+	if get.Dropped < 70 || get.Dropped > 130 {
+		t.Errorf("%d of 200 slots dropped, want about half", get.Dropped)
+	}
+	if get.Response == nil || get.Response.Count != get.OK {
+		t.Fatalf("response time %+v, want one per successful GET (%d)", get.Response, get.OK)
+	}
+	if get.Response.Min < get.Latency.Min || get.Response.P50 < get.Latency.P50 || get.Response.Max < get.Latency.Max {
+		t.Errorf("response %+v below service %+v", *get.Response, get.Latency)
+	}
+	if get.Latency.P50 < 20_000 {
+		t.Errorf("service p50 %d µs, want at least the injected 20 ms", get.Latency.P50)
+	}
+}
+
+// With workers to spare every slot is issued on time at the target rate.
+func TestRateWithinCapacityKeepsTheRate(t *testing.T) {
+	get, _ := rateRunTotals(t, 16)
+	if get.Dropped != 0 || get.Ops != 200 {
+		t.Errorf("%d issued, %d dropped; want 200, 0", get.Ops, get.Dropped)
+	}
+	if math.Abs(get.OpsPerSec/200-1) > 0.05 {
+		t.Errorf("achieved %.1f ops/s, want 200 within 5%%", get.OpsPerSec)
+	}
+	if get.Response == nil || get.Response.P50 < get.Latency.P50 || get.Response.P50 > get.Latency.P50+5_000 {
+		t.Errorf("response %+v, want close to service p50 %d µs (no queueing)", get.Response, get.Latency.P50)
+	}
+}

@@ -1,0 +1,73 @@
+package report
+
+import (
+	"encoding/json"
+	"io"
+	"time"
+
+	"github.com/objbench/objbench/metrics"
+	"github.com/objbench/objbench/workload"
+)
+
+// Summary is a result without its per-second records: what a script needs
+// to read the numbers the tables show, recomputed from those records.
+type Summary struct {
+	Schema      int           `json:"schema"`
+	Tool        Tool          `json:"tool"`
+	RunID       string        `json:"run_id"`
+	Started     time.Time     `json:"started"`
+	Finished    time.Time     `json:"finished"`
+	Interrupted bool          `json:"interrupted"`
+	Aborted     string        `json:"aborted,omitempty"`
+	Target      Target        `json:"target"`
+	Steps       []StepSummary `json:"steps"`
+	// Verdicts on the main steps, when the run watched the machine.
+	Verdicts []StepVerdict `json:"verdicts,omitempty"`
+}
+
+// StepSummary is one step's totals.
+type StepSummary struct {
+	Stage    string             `json:"stage"`
+	Kind     workload.StageKind `json:"kind"`
+	Step     int                `json:"step"`
+	Sweep    string             `json:"sweep,omitempty"`
+	ElapsedS float64            `json:"elapsed_s"`
+	CPUS     float64            `json:"cpu_s"` // the process's user + system CPU time
+	Streams  []StreamSummary    `json:"streams"`
+	Notes    []string           `json:"notes,omitempty"`
+}
+
+// StreamSummary is one stream's per-op totals; rates are over Window.
+type StreamSummary struct {
+	Name        string            `json:"name"`
+	Concurrency int               `json:"concurrency"`
+	StoppedBy   string            `json:"stopped_by"`
+	Window      metrics.Window    `json:"window"`
+	Ops         []metrics.OpTotal `json:"ops"`
+}
+
+// NewSummary drops r's per-second records and keeps its totals.
+func NewSummary(r *Result) Summary {
+	s := Summary{Schema: r.Schema, Tool: r.Tool, RunID: r.RunID, Started: r.Started, Finished: r.Finished,
+		Interrupted: r.Interrupted, Aborted: r.Aborted, Target: r.Target, Steps: []StepSummary{}}
+	if r.System != nil {
+		s.Verdicts = r.System.Verdicts
+	}
+	for _, st := range r.Steps {
+		ss := StepSummary{Stage: st.Stage, Kind: st.Kind, Step: st.Step, Sweep: st.Sweep, ElapsedS: st.Elapsed.Seconds(),
+			CPUS: (st.CPUUser + st.CPUSys).Seconds(), Streams: []StreamSummary{}, Notes: st.Notes}
+		for _, str := range st.Streams {
+			ss.Streams = append(ss.Streams, StreamSummary{Name: str.Name, Concurrency: str.Concurrency,
+				StoppedBy: str.StoppedBy, Window: str.Window, Ops: str.Totals})
+		}
+		s.Steps = append(s.Steps, ss)
+	}
+	return s
+}
+
+// WriteJSON writes r's summary as indented JSON.
+func WriteJSON(w io.Writer, r *Result) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(NewSummary(r))
+}
