@@ -47,3 +47,24 @@ func TestValidSpecHasNoProblems(t *testing.T) {
 		t.Fatal("sweep of 2 values should give 2 steps, the last value held")
 	}
 }
+
+// A prefix or suffix must not be able to lead keys out of the run's
+// namespace on a server or proxy that normalises paths.
+func TestKeyPartsStayInNamespace(t *testing.T) {
+	for _, c := range []struct {
+		prefix, suffix string
+		ok             bool
+	}{
+		{"", "", true}, {"data/", ".bin", true}, {"a/b/c-", "/x", true}, {"obj", "", true},
+		{"../x/", "", false}, {"a/../b/", "", false}, {"./a/", "", false}, {"/abs/", "", false},
+		{"a//b/", "", false}, {"", "/..", false}, {"", "/../../y", false}, {"", "//z", false},
+	} {
+		sp := workload.Spec{Stages: []workload.Stage{{Name: "main", Kind: workload.KindMain, Streams: []workload.Stream{{
+			Mix: []workload.OpWeight{{Op: "put", Weight: 1}}, Concurrency: []int{1}, Bounds: workload.Bounds{Ops: 1},
+			Objects: workload.KeySpace{Prefix: c.prefix, Suffix: c.suffix}}}}}}
+		errs := sp.Validate()
+		if (len(errs) == 0) != c.ok {
+			t.Errorf("prefix %q suffix %q: problems %v, want ok=%v", c.prefix, c.suffix, errs, c.ok)
+		}
+	}
+}

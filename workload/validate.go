@@ -226,9 +226,35 @@ func (k KeySpace) validate(p *problems, at Pos, where string) {
 			bad("bad bucket name %q", b)
 		}
 	}
+	// Keys are joined as namespace + prefix + name + suffix; a dot segment
+	// or an empty one would let a server or proxy that normalises paths
+	// put objects outside the run's namespace, where cleanup never looks.
+	if err := keyPart(k.Prefix, false); err != nil {
+		bad("prefix %q: %v", k.Prefix, err)
+	}
+	if err := keyPart(k.Suffix, true); err != nil {
+		bad("suffix %q: %v", k.Suffix, err)
+	}
 	if bp := k.BucketPick; bp != nil {
 		if err := bp.check(); err != nil || bp.Min < 1 || bp.Max > int64(len(k.Buckets)) {
 			bad("bucket selector %s does not pick among the %d buckets", bp, len(k.Buckets))
 		}
 	}
+}
+
+// keyPart checks a prefix (or, with glued, a suffix whose first segment
+// continues the object's name) for "." and ".." segments and for empty
+// segments ("//", a leading "/").
+func keyPart(s string, glued bool) error {
+	segs := strings.Split(s, "/")
+	for i, seg := range segs {
+		switch {
+		case seg == "." || seg == "..":
+			return fmt.Errorf("%q segments are not allowed in keys", seg)
+		case seg == "" && i == len(segs)-1, seg == "" && i == 0 && glued:
+		case seg == "":
+			return errors.New("empty path segments (a leading '/' or '//') are not allowed in keys")
+		}
+	}
+	return nil
 }
