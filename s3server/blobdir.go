@@ -75,9 +75,14 @@ type segMeta struct {
 	Size int64  `json:"size"`
 }
 
+// dataMarker marks a directory as this server's: only such a directory
+// (or an empty one, which then gets the marker) is used, because loading
+// and deleting buckets remove files, and those must never be the user's.
+const dataMarker = ".objbench-s3server"
+
 func newDirBlobs(root string) (*dirBlobs, error) {
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		return nil, fmt.Errorf("s3server data directory: %w", err)
+	if err := claimDir(root); err != nil {
+		return nil, err
 	}
 	var rnd [6]byte
 	_, _ = rand.Read(rnd[:]) // crypto/rand.Read never fails
@@ -110,12 +115,45 @@ func (d *dirBlobs) createBucket(name string) error {
 	return nil
 }
 
+// removeBucket removes the bucket's directory with the files this server
+// wrote in it; anything else found there keeps the directory (an error).
 func (d *dirBlobs) removeBucket(name string) error {
 	dir, err := d.bucketDir(name)
 	if err != nil {
 		return err
 	}
-	return os.RemoveAll(dir)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if n := e.Name(); e.Type().IsRegular() && (strings.HasSuffix(n, ".data") || strings.HasSuffix(n, ".meta")) {
+			if err := os.Remove(filepath.Join(dir, n)); err != nil {
+				return err
+			}
+		}
+	}
+	return os.Remove(dir)
+}
+
+// claimDir creates root or accepts it if it is empty or already carries the
+// marker; a directory with other content is refused.
+func claimDir(root string) error {
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return fmt.Errorf("s3server data directory: %w", err)
+	}
+	marker := filepath.Join(root, dataMarker)
+	if _, err := os.Stat(marker); err == nil {
+		return nil
+	}
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return fmt.Errorf("s3server data directory: %w", err)
+	}
+	if len(entries) > 0 {
+		return fmt.Errorf("s3server data directory %s is not empty and was not created by objbench server: use an empty or new directory", root)
+	}
+	return os.WriteFile(marker, []byte("objbench server data directory\n"), 0o644)
 }
 
 func (d *dirBlobs) write(bucket string, r io.Reader, size int64) (blob, error) {
