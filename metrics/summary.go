@@ -29,7 +29,7 @@ type OpTotal struct {
 	Errors map[string]int64 `json:"errors,omitempty"`
 	Bytes  int64            `json:"bytes"`
 	// Rates over the common window only (ramp-up and ramp-down excluded).
-	WindowOps   float64      `json:"window_ops"`
+	WindowOps   float64      `json:"window_ops"` // successful ops in the window
 	WindowBytes float64      `json:"window_bytes"`
 	OpsPerSec   float64      `json:"ops_per_s"`
 	BytesPerSec float64      `json:"bytes_per_s"`
@@ -82,8 +82,6 @@ func (t *OpTotal) add(o OpSecond, share float64) error {
 	t.Ops += o.Ops
 	t.Bytes += o.Bytes
 	t.Dropped += o.Dropped
-	t.WindowOps += float64(o.Ops) * share
-	t.WindowBytes += float64(o.Bytes) * share
 	var errs int64
 	for c, n := range o.Errors {
 		if t.Errors == nil {
@@ -93,6 +91,10 @@ func (t *OpTotal) add(o OpSecond, share float64) error {
 		errs += n
 	}
 	t.OK += o.Ops - errs
+	// Rates count successful ops only: a store answering 503 quickly must
+	// not look fast. Failed ops are in Errors.
+	t.WindowOps += float64(o.Ops-errs) * share
+	t.WindowBytes += float64(o.Bytes) * share
 	var err error
 	if t.mergedLat, err = mergeEncoded(t.mergedLat, o.Latency); err != nil {
 		return err

@@ -117,3 +117,21 @@ func Decode(rd io.Reader) (*Result, error) {
 	}
 	return &r, nil
 }
+
+// FailedMainSteps names the main steps in which ops were issued and none
+// succeeded: a run with such a step measured nothing.
+func (r *Result) FailedMainSteps() []string {
+	var names []string
+	for _, s := range r.Steps {
+		var ops, ok int64
+		for _, st := range s.Streams {
+			for _, t := range st.Totals {
+				ops, ok = ops+t.Ops, ok+t.OK
+			}
+		}
+		if s.Kind == workload.KindMain && ops > 0 && ok == 0 {
+			names = append(names, fmt.Sprintf("%s step %d", s.Stage, s.Step+1))
+		}
+	}
+	return names
+}

@@ -68,7 +68,7 @@ func WriteTable(w io.Writer, r *Result) error {
 	writeTTFB(w, all)
 	writeResponse(w, all)
 	writeErrors(w, all)
-	fmt.Fprintln(w, "latencies in ms; OPS/S and THROUGHPUT over the common window (ramp-up/down excluded)")
+	fmt.Fprintln(w, "latencies in ms; OPS/S (successful ops) and THROUGHPUT over the common window (ramp-up/down excluded)")
 	if r.Target.Embedded {
 		fmt.Fprintln(w, "CPU is the whole process's: it includes the embedded server's work")
 	}

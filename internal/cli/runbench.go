@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/pprof"
+	"strings"
 	"time"
 
 	"github.com/objbench/objbench/internal/atomicfile"
@@ -106,9 +107,12 @@ func finish(env Env, o *benchOptions, res *report.Result, out string, runErr err
 	if !res.CleanedUp && o.noCleanup {
 		note("objects kept under %s (--no-cleanup)", res.Target.Namespace)
 	}
+	failed := strings.Join(res.FailedMainSteps(), ", ")
 	switch {
 	case runErr != nil:
 		return runErr
+	case failed != "":
+		return fmt.Errorf("every op failed in %s (errors by class above)", failed)
 	case res.Interrupted:
 		return errInterrupted
 	case res.Aborted == "max-errors":
