@@ -3,6 +3,7 @@ package payload
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 )
@@ -50,6 +51,8 @@ type Reader struct {
 	block     *Block
 	off       int   // next read position in block
 	remaining int64 // bytes left in this object
+	first     int   // block position of the object's (or part's) first byte
+	size      int64 // the object's (or part's) size
 }
 
 // NewReader returns a Reader over b; call Reset before each object.
@@ -59,8 +62,7 @@ func NewReader(b *Block) *Reader { return &Reader{block: b} }
 // the block derived from seed (e.g. the object's index), so different objects
 // carry different bytes.
 func (r *Reader) Reset(seed uint64, size int64) {
-	r.off = r.block.start(seed, 0)
-	r.remaining = size
+	r.ResetAt(seed, 0, size)
 }
 
 // ResetAt prepares the reader to produce size bytes of the object with
@@ -68,7 +70,25 @@ func (r *Reader) Reset(seed uint64, size int64) {
 // together carry the same bytes as one Reset of the whole size.
 func (r *Reader) ResetAt(seed uint64, offset, size int64) {
 	r.off = r.block.start(seed, offset)
-	r.remaining = size
+	r.first, r.size, r.remaining = r.off, size, size
+}
+
+// Seek moves within the current object (io.Seeker), so a request body can
+// be replayed when a stale connection failed before the server answered.
+func (r *Reader) Seek(offset int64, whence int) (int64, error) {
+	pos := offset
+	switch whence {
+	case io.SeekCurrent:
+		pos += r.size - r.remaining
+	case io.SeekEnd:
+		pos += r.size
+	}
+	if pos < 0 || pos > r.size {
+		return 0, fmt.Errorf("payload: seek to %d outside the object's %d bytes", pos, r.size)
+	}
+	r.off = int((int64(r.first) + pos) % int64(len(r.block.data)))
+	r.remaining = r.size - pos
+	return pos, nil
 }
 
 // start is where in the block byte offset of the object with seed lies.
