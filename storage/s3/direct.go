@@ -169,6 +169,9 @@ func (t *directTransport) exchange(c *directConn, req *http.Request) (resp *http
 		if err := c.nc.SetReadDeadline(time.Now().Add(t.headerTimeout)); err != nil {
 			return fail(err)
 		}
+		if ctx.Err() != nil { // a cancel just before would have been overwritten
+			return fail(ctx.Err())
+		}
 	}
 	if _, err := c.br.Peek(1); err != nil {
 		return fail(err)
@@ -180,6 +183,9 @@ func (t *directTransport) exchange(c *directConn, req *http.Request) (resp *http
 	}
 	if t.headerTimeout > 0 {
 		_ = c.nc.SetReadDeadline(deadline)
+		if ctx.Err() != nil { // as above: the cancel must win over our reset
+			_ = c.nc.SetDeadline(aLongTimeAgo)
+		}
 	}
 	keep := !resp.Close && !req.Close
 	resp.Body = &directBody{rc: resp.Body, t: t, c: c, stop: stop, keep: keep, empty: resp.Body == http.NoBody}

@@ -43,6 +43,13 @@ func (s *Store) Get(ctx context.Context, key string, o storage.GetOptions, w io.
 	if err != nil {
 		return 0, opError("get", key, err)
 	}
+	if o.Range != nil && resp.StatusCode != http.StatusPartialContent {
+		// A server or gateway that ignores Range sends the whole object;
+		// counting that as a ranged read would misreport what was measured.
+		s.release(resp)
+		return 0, opError("get", key, &storage.StatusError{StatusCode: resp.StatusCode, Code: "RangeIgnored",
+			Message: "asked for a range, got the whole object"})
+	}
 	n, err := s.copyBody(w, resp.Body)
 	s.release(resp)
 	if err == nil && resp.ContentLength >= 0 && n != resp.ContentLength {
