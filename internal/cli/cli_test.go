@@ -66,3 +66,10 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		}
 	}
 }
+
+func TestEndpointFromEnvironmentIsNamed(t *testing.T) {
+	code, _, errs := execute(t, map[string]string{"AWS_ENDPOINT_URL": "http://127.0.0.1:1"}, "put", "--ops", "1")
+	if code != 2 || !strings.Contains(errs, "AWS_ENDPOINT_URL=http://127.0.0.1:1 (from the environment) needs --bucket") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -82,8 +81,10 @@ func (o *targetOptions) open(ctx context.Context, env Env, maxConns int, note fu
 		}
 		o.bucket = u.Host
 	}
+	endpointFlag := "--endpoint-url " + o.endpoint
 	if o.endpoint == "" {
 		o.endpoint = env.Getenv("AWS_ENDPOINT_URL")
+		endpointFlag = "AWS_ENDPOINT_URL=" + o.endpoint + " (from the environment)"
 	}
 	if o.caBundle == "" {
 		o.caBundle = env.Getenv("AWS_CA_BUNDLE")
@@ -100,7 +101,7 @@ func (o *targetOptions) open(ctx context.Context, env Env, maxConns int, note fu
 		return o.openEmbedded(ctx, maxConns, note)
 	}
 	if o.bucket == "" {
-		return nil, usagef("--endpoint-url %s needs --bucket", o.endpoint)
+		return nil, usagef("%s needs --bucket", endpointFlag)
 	}
 	return o.openS3(ctx, maxConns, s3.Config{AccessKey: o.accessKey, SecretKey: o.secretKey})
 }
@@ -192,12 +193,16 @@ func (o *targetOptions) checkBucket(ctx context.Context, st *s3.Store) error {
 	return nil
 }
 
-// rootCause strips wrapping down to the most specific message, so a dial
-// failure reads "connection refused" rather than a chain of prefixes.
+// rootCause is the most specific message in err's chain: an HTTP status
+// as the server gave it, or the innermost cause ("connection refused"),
+// rather than a chain of prefixes.
 func rootCause(err error) string {
-	msg := err.Error()
-	if i := strings.LastIndex(msg, ": "); i >= 0 && i+2 < len(msg) {
-		return msg[i+2:]
+	var se *storage.StatusError
+	if errors.As(err, &se) {
+		return se.Error()
 	}
-	return msg
+	for next := errors.Unwrap(err); next != nil; next = errors.Unwrap(err) {
+		err = next
+	}
+	return err.Error()
 }
