@@ -33,7 +33,7 @@ func (o Op) String() string {
 // ParseOp accepts an op name in any case; "head" is an alias of STAT,
 // "read"/"write" of GET/PUT (COSBench's words), "ranged-read" of RANGE-GET.
 func ParseOp(s string) (Op, error) {
-	switch u := strings.ReplaceAll(strings.ToUpper(s), "_", "-"); u {
+	switch u := strings.ReplaceAll(strings.ToUpper(strings.TrimSpace(s)), "_", "-"); u {
 	case "HEAD":
 		return OpStat, nil
 	case "READ":
