@@ -34,6 +34,7 @@ type task struct {
 	store storage.Store
 	key   string
 	size  int64  // bytes to write (PUT), or the object's size if known (GET)
+	exact bool   // GET: size is the object's exact size (so a short read is a mismatch)
 	seed  uint64 // payload position: a function of the key
 	pool  *keyPool
 	check *payload.Verifier // for reads of the op's space
@@ -149,6 +150,7 @@ func (w *worker) numbered(t task, d *opDef, smp *opSampler) task {
 		t.size = smp.size()
 	case metrics.OpGet, metrics.OpRangeGet:
 		t.size = d.sizes.Min // the least it can be: ranges stay inside
+		t.exact = d.sizes.Min == d.sizes.Max
 	}
 	return t
 }
@@ -170,6 +172,7 @@ func (w *worker) nextInPool(t task, d *opDef, smp *opSampler) (task, bool) {
 		t.key, ok = p.take(w.rng)
 	default:
 		t.key, t.size, ok = p.pick(w.rng)
+		t.exact = true
 	}
 	t.seed = keySeed(t.key)
 	return t, ok
@@ -226,7 +229,13 @@ func (w *worker) get(ctx context.Context, t task, rangeLen int64) (int64, error)
 	}
 	t.check.Reset(t.seed, off)
 	n, err := t.store.Get(ctx, t.key, o, t.check)
-	if err == nil && t.check.Mismatch() >= 0 {
+	want := t.size - off // the whole rest of the object, or the range within it
+	if rangeLen > 0 {
+		want = min(rangeLen, want)
+	}
+	if err == nil && (t.check.Mismatch() >= 0 || t.exact && n != want) {
+		// Bytes that differ, or an object shorter or longer than written
+		// (a consistent Content-Length would not reveal truncation).
 		err = &storage.OpError{Op: "get", Key: t.key, Err: storage.ErrChecksum}
 	}
 	return n, err

@@ -153,14 +153,22 @@ func TestCOSBenchStyleWorkflowCreatesUsesAndRemovesOnlyItsOwn(t *testing.T) {
 	}
 }
 
-// corruptStore flips one byte of every object it returns.
-type corruptStore struct{ storage.Store }
+// corruptStore flips one byte of every object it returns, or with truncate
+// returns only the first half of it (correct bytes, no error: what a
+// consistent Content-Length over a truncated object looks like).
+type corruptStore struct {
+	storage.Store
+	truncate bool
+}
 
 func (c corruptStore) Get(ctx context.Context, key string, o storage.GetOptions, w io.Writer) (int64, error) {
 	var buf strings.Builder
 	n, err := c.Store.Get(ctx, key, o, &buf)
 	b := []byte(buf.String())
-	if len(b) > 0 {
+	switch {
+	case c.truncate:
+		b, n = b[:len(b)/2], int64(len(b)/2)
+	case len(b) > 0:
 		b[len(b)/2] ^= 1
 	}
 	_, _ = w.Write(b)
@@ -169,14 +177,16 @@ func (c corruptStore) Get(ctx context.Context, key string, o storage.GetOptions,
 
 func TestVerifyCountsEveryCorruptReadAsAChecksumError(t *testing.T) {
 	for _, c := range []struct {
-		name    string
-		corrupt bool
-		verify  bool
-		want    int64 // checksum errors among 400 GETs at most
+		name     string
+		corrupt  bool
+		truncate bool
+		verify   bool
+		want     int64 // checksum errors among 400 GETs at most
 	}{
-		{"intact data verifies", false, true, 0},
-		{"corrupt data is caught", true, true, -1},
-		{"corrupt data unnoticed without verify", true, false, 0},
+		{"intact data verifies", false, false, true, 0},
+		{"corrupt data is caught", true, false, true, -1},
+		{"truncated data is caught", true, true, true, -1},
+		{"corrupt data unnoticed without verify", true, false, false, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cl := newCluster()
@@ -188,7 +198,7 @@ func TestVerifyCountsEveryCorruptReadAsAChecksumError(t *testing.T) {
 					return struct {
 						corruptStore
 						storage.BucketManager
-					}{corruptStore{s}, s.(storage.BucketManager)}, err
+					}{corruptStore{s, c.truncate}, s.(storage.BucketManager)}, err
 				}
 			}
 			out, err := loadgen.Run(context.Background(), cfg)
