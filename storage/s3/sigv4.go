@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -23,15 +24,12 @@ import (
 type signer struct {
 	region  string
 	service string
-
-	mu  sync.Mutex
-	day string // yyyymmdd the key is for
-	sec string // secret the key was derived from
-	key *signingKey
+	key     atomic.Pointer[signingKey] // the current day's; replaced when the day or secret changes
 }
 
 // signingKey is one day's derived key with a pool of HMACs keyed by it.
 type signingKey struct {
+	day, secret string
 	scopeSuffix string // "/region/s3/aws4_request"
 	macs        sync.Pool
 }
@@ -41,20 +39,19 @@ const sigAlgorithm = "AWS4-HMAC-SHA256"
 func newSigner(region, service string) *signer { return &signer{region: region, service: service} }
 
 // keyFor returns the signing key for day, deriving it when the day or the
-// secret changed.
+// secret changed. The common case is one atomic load; two requests racing
+// at midnight may both derive the key, which is harmless.
 func (s *signer) keyFor(day, secret string) *signingKey {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.key != nil && s.day == day && s.sec == secret {
-		return s.key
+	if k := s.key.Load(); k != nil && k.day == day && k.secret == secret {
+		return k
 	}
 	k := hmacSHA256([]byte("AWS4"+secret), day)
 	k = hmacSHA256(k, s.region)
 	k = hmacSHA256(k, s.service)
 	k = hmacSHA256(k, "aws4_request")
-	sk := &signingKey{scopeSuffix: "/" + s.region + "/" + s.service + "/aws4_request"}
+	sk := &signingKey{day: day, secret: secret, scopeSuffix: "/" + s.region + "/" + s.service + "/aws4_request"}
 	sk.macs.New = func() any { return hmac.New(sha256.New, k) }
-	s.day, s.sec, s.key = day, secret, sk
+	s.key.Store(sk)
 	return sk
 }
 
@@ -90,11 +87,12 @@ func (s *signer) sign(req *http.Request, creds aws.Credentials, now time.Time) {
 	mac := key.macs.Get().(hash.Hash)
 	mac.Reset()
 	mac.Write(sts)
-	var sum [sha256.Size]byte
-	sig := mac.Sum(sum[:0])
+	end := len(sts)
+	sts = mac.Sum(sts) // the signature goes after the string to sign, in the pooled buffer
+	sig := sts[end:]
 	key.macs.Put(mac)
 
-	auth := append(sts[:0], sigAlgorithm+" Credential="...)
+	auth := append(sts[len(sts):], sigAlgorithm+" Credential="...) // after sig, which must stay intact
 	auth = append(auth, creds.AccessKeyID...)
 	auth = append(auth, '/')
 	auth = append(auth, amzDate[:8]...)
@@ -104,7 +102,9 @@ func (s *signer) sign(req *http.Request, creds aws.Credentials, now time.Time) {
 	auth = append(auth, ", Signature="...)
 	auth = hex.AppendEncode(auth, sig)
 	req.Header["Authorization"] = []string{string(auth)}
-	*bp = auth[:0]
+	if cap(sts) > cap(*bp) { // keep the grown array, from its start
+		*bp = sts[:0]
+	}
 }
 
 var signBufs = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
@@ -169,11 +169,17 @@ func signable(l string) bool {
 	return strings.HasPrefix(l, "x-amz-") || l == "range" || l == "content-md5" || l == "content-type"
 }
 
+// signableName is signable without allocating a lower-case copy.
+func signableName(k string) bool {
+	return len(k) >= 6 && strings.EqualFold(k[:6], "x-amz-") || strings.EqualFold(k, "range") ||
+		strings.EqualFold(k, "content-md5") || strings.EqualFold(k, "content-type")
+}
+
 // signedHeaders lists the headers to sign in canonical order.
 func signedHeaders(h http.Header) headerSet {
 	n := 0
 	for k := range h {
-		if signable(strings.ToLower(k)) {
+		if signableName(k) {
 			n++
 		}
 	}
