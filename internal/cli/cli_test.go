@@ -73,3 +73,13 @@ func TestEndpointFromEnvironmentIsNamed(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
 }
+
+func TestWorkloadFileRefusesShapeFlags(t *testing.T) {
+	for _, flag := range [][]string{{"--rate", "100/s"}, {"--max-workers", "4"}, {"--size", "1KiB"}} {
+		args := append([]string{"run", "--dry-run"}, flag...)
+		code, _, errs := execute(t, nil, append(args, "../../examples/every-op.yaml")...)
+		if code != 2 || !strings.Contains(errs, "cannot be combined with a workload file") {
+			t.Errorf("%v: exit %d, %q", flag, code, errs)
+		}
+	}
+}
