@@ -2,14 +2,12 @@ package s3
 
 import (
 	"context"
-	"encoding/xml"
 	"errors"
 	"io"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/objbench/objbench/storage"
 )
@@ -19,15 +17,10 @@ const maxListBody = 16 << 20
 
 // listPage is one ListObjectsV2 response.
 type listPage struct {
-	IsTruncated           bool   `xml:"IsTruncated"`
-	NextContinuationToken string `xml:"NextContinuationToken"`
-	EncodingType          string `xml:"EncodingType"`
-	Contents              []struct {
-		Key          string    `xml:"Key"`
-		Size         int64     `xml:"Size"`
-		ETag         string    `xml:"ETag"`
-		LastModified time.Time `xml:"LastModified"`
-	} `xml:"Contents"`
+	IsTruncated           bool        `xml:"IsTruncated"`
+	NextContinuationToken string      `xml:"NextContinuationToken"`
+	EncodingType          string      `xml:"EncodingType"`
+	Contents              []listEntry `xml:"Contents"`
 }
 
 // List calls fn for every object under prefix, in key order, following
@@ -76,9 +69,9 @@ func (s *Store) listOnce(ctx context.Context, prefix, token string) (*listPage, 
 		return nil, err
 	}
 	defer s.release(resp)
-	page := &listPage{}
-	if err := xml.NewDecoder(io.LimitReader(resp.Body, maxListBody)).Decode(page); err != nil {
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxListBody))
+	if err != nil {
 		return nil, err
 	}
-	return page, nil
+	return decodeListPage(body)
 }
