@@ -76,3 +76,24 @@ func TestRateWithinCapacityKeepsTheRate(t *testing.T) {
 		t.Errorf("response %+v, want close to service p50 %d µs (no queueing)", get.Response, get.Latency.P50)
 	}
 }
+
+// Open loop, the schedule is the load: the window runs from its first slot
+// to its last, however many workers share the slots (closed loop's "every
+// worker has done an op" would shrink it to a sliver with many workers).
+func TestOpenLoopWindowFollowsTheSchedule(t *testing.T) {
+	sp := spec(workload.Stream{Name: "g", Mix: []workload.OpWeight{{Op: "get", Weight: 1}}, Concurrency: []int{64},
+		Bounds: workload.Bounds{Ops: 200, Duration: 10 * time.Second}, Objects: workload.KeySpace{Prefix: "g/", Count: 20},
+		Size: 1024, Rate: &workload.Rate{PerSec: 200}})
+	out, err := loadgen.Run(context.Background(), config(t, mem.New(), sp))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := out.Steps[1].Streams[0].Window
+	// 200 slots at 200/s: the last slot is due at 0.995 s.
+	if w.Start > 0.05 || w.End < 0.95 || w.End > 1.1 {
+		t.Errorf("window %.3f..%.3f s, want about 0..0.995 s", w.Start, w.End)
+	}
+	if get := total(t, out.Steps[1], "GET"); math.Abs(get.OpsPerSec/200-1) > 0.05 {
+		t.Errorf("%.1f ops/s, want 200 within 5%%", get.OpsPerSec)
+	}
+}

@@ -41,6 +41,7 @@ type streamRun struct {
 	open       bool
 	originOnce sync.Once
 	origin     time.Time
+	lastSlot   atomic.Int64 // open loop: the latest claimed slot, ns after origin
 
 	opCtx          context.Context
 	issued, cursor atomic.Int64
@@ -61,6 +62,29 @@ type fixedWork struct {
 func (s *streamRun) scheduleOrigin() time.Time {
 	s.originOnce.Do(func() { s.origin = time.Now() })
 	return s.origin
+}
+
+// noteSlot records that the slot due at offset (after origin) was claimed.
+func (s *streamRun) noteSlot(offset time.Duration) {
+	for {
+		last := s.lastSlot.Load()
+		if int64(offset) <= last || s.lastSlot.CompareAndSwap(last, int64(offset)) {
+			return
+		}
+	}
+}
+
+// scheduleWindow is an open-loop stream's window: from its first slot to its
+// last. The closed-loop rule (every worker has done an op .. the first
+// worker stopped) would shrink to a sliver when many workers share the
+// slots; open loop, the schedule is the load.
+func (s *streamRun) scheduleWindow(fallback metrics.Window) metrics.Window {
+	start := s.scheduleOrigin().Sub(s.series.Start()).Seconds()
+	end := start + time.Duration(s.lastSlot.Load()).Seconds()
+	if end <= start {
+		return fallback
+	}
+	return metrics.Window{Start: start, End: end}
 }
 
 // scheduleEnded: a worker found no slot left. In closed loop the stream
@@ -152,6 +176,9 @@ func (s *streamRun) sweepEachSecond(done <-chan struct{}) {
 
 func (s *streamRun) result(stopCtx context.Context) (StreamResult, error) {
 	secs, win := s.series.Finish()
+	if s.open {
+		win = s.scheduleWindow(win)
+	}
 	totals, err := metrics.Summarize(secs, win)
 	if err != nil {
 		return StreamResult{}, err

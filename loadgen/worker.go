@@ -79,6 +79,9 @@ func (w *worker) loop(stop context.Context) {
 			s.scheduleEnded("schedule")
 			return
 		}
+		if s.open {
+			s.noteSlot(elapsed + wait)
+		}
 		if s.open && wait < -LateTolerance {
 			w.rec.Dropped(s.ops[s.mix.pick(w.rng)].op, origin.Add(elapsed))
 			continue
