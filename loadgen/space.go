@@ -97,6 +97,7 @@ type opDef struct {
 	sizes   workload.Selector
 	check   *payload.Block // the block the space's objects were written from
 	refills bool           // the stream also writes into this op's pool
+	exact   bool           // reads: every object of the space has size sizes.Min
 	idxSeq  atomic.Uint64  // cursor of a sequential index selector
 	bktSeq  atomic.Uint64  // cursor of a sequential bucket selector
 	sizeSeq atomic.Uint64  // cursor of a sequential size selector

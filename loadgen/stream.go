@@ -164,10 +164,17 @@ func (s *streamRun) execute(stop context.Context, grace time.Duration) (StreamRe
 func (s *streamRun) sweepEachSecond(done <-chan struct{}) {
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
+	var next int64 // the first second not yet passed to OnSecond
 	for {
 		select {
 		case now := <-t.C:
 			s.series.Sweep(now)
+			if on := s.run.cfg.OnSecond; on != nil {
+				for _, sec := range s.series.Finalized(next) {
+					on(s.name, sec)
+					next = sec.T + 1
+				}
+			}
 		case <-done:
 			return
 		}

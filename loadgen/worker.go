@@ -34,7 +34,7 @@ type task struct {
 	store storage.Store
 	key   string
 	size  int64  // bytes to write (PUT), or the object's size if known (GET)
-	exact bool   // GET: size is the object's exact size (so a short read is a mismatch)
+	exact bool   // GET: size is the object's exact size, so a short read is a mismatch
 	seed  uint64 // payload position: a function of the key
 	pool  *keyPool
 	check *payload.Verifier // for reads of the op's space
@@ -79,15 +79,16 @@ func (w *worker) loop(stop context.Context) {
 			s.scheduleEnded("schedule")
 			return
 		}
-		if s.open {
-			s.noteSlot(elapsed + wait)
-		}
 		if s.open && wait < -LateTolerance {
+			s.noteSlot(elapsed + wait)
 			w.rec.Dropped(s.ops[s.mix.pick(w.rng)].op, origin.Add(elapsed))
 			continue
 		}
 		if wait > 0 && !sleep(stop, wait) {
-			return
+			return // a slot claimed ahead but never due: not in the window
+		}
+		if s.open {
+			s.noteSlot(elapsed + wait)
 		}
 		t, ok := w.next()
 		if !ok {
@@ -152,8 +153,8 @@ func (w *worker) numbered(t task, d *opDef, smp *opSampler) task {
 	case metrics.OpPut, metrics.OpMultipart:
 		t.size = smp.size()
 	case metrics.OpGet, metrics.OpRangeGet:
-		t.size = d.sizes.Min // the least it can be: ranges stay inside
-		t.exact = d.sizes.Min == d.sizes.Max
+		t.size = d.sizes.Min // at least the size: ranges stay inside
+		t.exact = d.exact
 	}
 	return t
 }

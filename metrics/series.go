@@ -131,6 +131,20 @@ func (s *Series) Sweep(now time.Time) {
 	s.finalize(nowSec - 1) // one second of slack for results being recorded right now
 }
 
+// Finalized returns the seconds from second `from` on that have been
+// finalized (their ops, errors and latencies no longer change), so a caller
+// can watch a step while it runs. Bytes of a second may still grow by a few
+// late spills.
+func (s *Series) Finalized(from int64) []Second {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Second
+	for i := max(from, 0); i < s.finalTo; i++ {
+		out = append(out, s.secs[i].record(i))
+	}
+	return out
+}
+
 // Finish flushes every recorder, finalizes all seconds and returns them with
 // the step's common window.
 func (s *Series) Finish() ([]Second, Window) {

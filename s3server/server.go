@@ -53,6 +53,42 @@ type Server struct {
 // serving in the background. ctx bounds start-up only; the server runs until
 // Close.
 func Start(ctx context.Context, c Config) (*Server, error) {
+	be, err := openBackend(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	ln, err := new(net.ListenConfig).Listen(ctx, "tcp", cmp.Or(c.Listen, "127.0.0.1:0"))
+	if err != nil {
+		return nil, fmt.Errorf("s3server: %w", err)
+	}
+	s := &Server{
+		srv:      newHTTPServer(be, c),
+		endpoint: endpoint(ln.Addr()),
+		access:   cmp.Or(c.AccessKey, "OBJB"+rand.Text()[:16]),
+		secret:   cmp.Or(c.SecretKey, rand.Text()+rand.Text()[:14]),
+	}
+	s.serving.Go(func() error {
+		if err := s.srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+			return fmt.Errorf("s3server: %w", err)
+		}
+		return nil
+	})
+	return s, nil
+}
+
+// NewHandler is the server's S3 handler without a listener, for callers
+// that serve it themselves (faultserver puts fault injection in front of
+// it). c.Listen is ignored; the handler lives as long as its caller keeps it.
+func NewHandler(ctx context.Context, c Config) (http.Handler, error) {
+	be, err := openBackend(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	return newHTTPServer(be, c).Handler, nil
+}
+
+// openBackend loads DataDir (if any) and creates the configured buckets.
+func openBackend(ctx context.Context, c Config) (*backend, error) {
 	var blobs blobStore = memBlobs{}
 	if c.DataDir != "" {
 		d, err := newDirBlobs(c.DataDir)
@@ -73,23 +109,7 @@ func Start(ctx context.Context, c Config) (*Server, error) {
 			return nil, fmt.Errorf("s3server: creating bucket %q: %w", name, err)
 		}
 	}
-	ln, err := new(net.ListenConfig).Listen(ctx, "tcp", cmp.Or(c.Listen, "127.0.0.1:0"))
-	if err != nil {
-		return nil, fmt.Errorf("s3server: %w", err)
-	}
-	s := &Server{
-		srv:      newHTTPServer(be, c),
-		endpoint: endpoint(ln.Addr()),
-		access:   cmp.Or(c.AccessKey, "OBJB"+rand.Text()[:16]),
-		secret:   cmp.Or(c.SecretKey, rand.Text()+rand.Text()[:14]),
-	}
-	s.serving.Go(func() error {
-		if err := s.srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-			return fmt.Errorf("s3server: %w", err)
-		}
-		return nil
-	})
-	return s, nil
+	return be, nil
 }
 
 func newHTTPServer(be *backend, c Config) *http.Server {

@@ -5,7 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-minio.sh
+./scripts/install-chromium.sh
 export OBJBENCH_REQUIRE_MINIO=1 # a missing MinIO fails the tests instead of skipping them
+export OBJBENCH_REQUIRE_CHROMIUM=1 # likewise chromium, for the HTML report's browser test
 export PATH="$(go env GOPATH)/bin:$PATH"
 go vet ./...
 go test -race -timeout 20m ./...
+# The fidelity tests assert their timing bounds only without the race detector.
+go test -count=1 -timeout 5m ./faultserver

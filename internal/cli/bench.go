@@ -28,6 +28,7 @@ type benchOptions struct {
 	fsync       bool
 	out         string
 	csv         string
+	html        string
 	maxErrors   int64
 	grace       time.Duration
 	seed        uint64
@@ -60,6 +61,7 @@ func (o *benchOptions) register(f *pflag.FlagSet, op string) {
 	f.BoolVar(&o.fsync, "fsync", false, "file targets: fsync each file after writing it")
 	f.StringVarP(&o.out, "out", "o", "", "result file (default objbench-results/RUN-ID.json)")
 	f.StringVar(&o.csv, "csv", "", "also write the table as CSV to this file")
+	f.StringVar(&o.html, "html", "", "also write the report as one self-contained HTML page with charts")
 	f.Int64Var(&o.maxErrors, "max-errors", 0, "stop the run after this many failed ops (default: never)")
 	f.DurationVar(&o.grace, "grace", 10*time.Second, "how long in-flight ops may finish after a step stops issuing")
 	f.Uint64Var(&o.seed, "seed", 0, "payload seed (default: random; recorded in the result)")

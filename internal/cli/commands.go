@@ -71,7 +71,7 @@ this run created them.`,
 }
 
 func newReportCommand(env Env) *cobra.Command {
-	var csvOut, hdrLog string
+	var csvOut, hdrLog, htmlOut string
 	var timeline, noColor, asJSON bool
 	cmd := &cobra.Command{
 		Use:   "report RESULT.json",
@@ -84,6 +84,11 @@ func newReportCommand(env Env) *cobra.Command {
 			}
 			if hdrLog != "" {
 				if err := writeHDRLogs(hdrLog, res); err != nil {
+					return err
+				}
+			}
+			if htmlOut != "" {
+				if err := writeHTMLFile(htmlOut, res); err != nil {
 					return err
 				}
 			}
@@ -102,6 +107,7 @@ func newReportCommand(env Env) *cobra.Command {
 	cmd.Flags().BoolVar(&timeline, "timeline", false, "print the per-second system timeline (CPU, disk, net, ops) and the verdict")
 	cmd.Flags().BoolVar(&noColor, "no-color", false, "no colours (also: NO_COLOR set, or output not a terminal)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the totals (no per-second records) as JSON instead")
+	cmd.Flags().StringVar(&htmlOut, "html", "", "also write the report as one self-contained HTML page with charts (opens offline)")
 	cmd.Flags().StringVar(&hdrLog, "hdr-log", "", "also write one HdrHistogram interval log per op (DIR/OP.hlog, microseconds)")
 	return cmd
 }

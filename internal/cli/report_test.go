@@ -41,3 +41,44 @@ func TestReportJSONAndHDRLog(t *testing.T) {
 		t.Errorf("get.hlog has %d lines:\n%s", lines, b)
 	}
 }
+
+func TestReportHTML(t *testing.T) {
+	dir := t.TempDir()
+	res := writeRun(t, dir, "r.json", 2*time.Millisecond)
+	page := filepath.Join(dir, "out", "r.html")
+	if err := os.MkdirAll(filepath.Dir(page), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := execute(t, nil, "report", res, "--html", page)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "GET") {
+		t.Errorf("report --html no longer prints the table:\n%s", out)
+	}
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"<!DOCTYPE html>", "<svg", "Throughput per op", "r.json"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	if code, _, errs := execute(t, nil, "report", res, "--html", filepath.Join(dir, "no", "such", "dir", "r.html")); code == 0 || !strings.Contains(errs, "--html") {
+		t.Errorf("an unwritable --html path: exit %d, stderr %q", code, errs)
+	}
+}
+
+func TestRunWritesHTML(t *testing.T) {
+	dir := t.TempDir()
+	page := filepath.Join(t.TempDir(), "r.html")
+	code, _, errs := execute(t, nil, "get", "--target", "file://"+dir, "--ops", "100", "--concurrency", "2",
+		"--size", "1KiB", "--objects", "10", "--out", filepath.Join(t.TempDir(), "r.json"), "--html", page)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if b, err := os.ReadFile(page); err != nil || !strings.Contains(string(b), "<svg") {
+		t.Errorf("--html on a run wrote no charts (%v)", err)
+	}
+}

@@ -72,12 +72,15 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 	})
 	defer stopNote()
 	watch := startWatch(ctx, res.Target, o.linkBps, note)
-	outcome, runErr := loadgen.Run(ctx, loadgen.Config{
+	cfg := loadgen.Config{
 		Store: tgt.store, Spec: sp, Namespace: res.Target.Namespace, Block: block, Seed: seed,
 		Grace: o.grace, MaxErrors: o.maxErrors, NoCleanup: o.noCleanup, OpenBucket: tgt.bucketOpener(&o.target, maxConc),
 		OnStep:      func(st workload.Stage, i int) { note("%s", describeStep(st, i)) },
 		StepStarted: watch.stepStarted,
-	})
+	}
+	prog := withProgress(env, o.quiet, &cfg)
+	outcome, runErr := loadgen.Run(ctx, cfg)
+	prog.done()
 	res.Finished = time.Now()
 	if outcome != nil {
 		res.Steps, res.Interrupted, res.Aborted, res.CleanedUp = outcome.Steps, outcome.Interrupted, outcome.Aborted, outcome.CleanedUp
@@ -100,6 +103,11 @@ func finish(env Env, o *benchOptions, res *report.Result, out string, runErr err
 	}
 	if o.csv != "" {
 		if err := writeCSVFile(o.csv, res); err != nil {
+			return err
+		}
+	}
+	if o.html != "" {
+		if err := writeHTMLFile(o.html, res); err != nil {
 			return err
 		}
 	}

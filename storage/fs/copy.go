@@ -29,6 +29,15 @@ func alignUp(n int64) int64 { return (n + blockSize - 1) &^ (blockSize - 1) }
 // whole buffers. With O_DIRECT the last block is zero-padded to the
 // alignment and the file truncated back to its real length afterwards.
 func (s *Store) copyIn(ctx context.Context, f *os.File, body io.Reader, size int64) (int64, error) {
+	if wt, ok := body.(io.WriterTo); ok && !s.direct && size >= 0 {
+		// A body that can write itself (the payload generator) goes to the
+		// file without a copy through our buffer.
+		n, err := wt.WriteTo(ctxWriter{ctx, f})
+		if err == nil && n != size {
+			err = fmt.Errorf("body had %d of %d bytes: %w", n, size, io.ErrUnexpectedEOF)
+		}
+		return n, err
+	}
 	bp := s.bufs.Get().(*[]byte)
 	defer s.bufs.Put(bp)
 	buf := *bp
@@ -120,4 +129,17 @@ func (s *Store) copyOut(ctx context.Context, f *os.File, off, n int64, w io.Writ
 		}
 	}
 	return written, nil
+}
+
+// ctxWriter stops writing once ctx ends.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(p)
 }

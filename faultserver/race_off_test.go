@@ -1,0 +1,5 @@
+//go:build !race
+
+package faultserver_test
+
+const raceEnabled = false

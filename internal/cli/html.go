@@ -1,0 +1,19 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/objbench/objbench/internal/atomicfile"
+	"github.com/objbench/objbench/report"
+	"github.com/objbench/objbench/report/htmlreport"
+)
+
+// writeHTMLFile writes res as an HTML page at path, atomically.
+func writeHTMLFile(path string, res *report.Result) error {
+	err := atomicfile.Write(path, 0o644, func(w io.Writer) error { return htmlreport.Write(w, res) })
+	if err != nil {
+		return fmt.Errorf("--html %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,228 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/objbench/objbench/internal/atomicfile"
+	"github.com/objbench/objbench/loadgen"
+	"github.com/objbench/objbench/metrics"
+	"github.com/objbench/objbench/payload"
+	"github.com/objbench/objbench/saturate"
+	"github.com/objbench/objbench/workload"
+)
+
+type saturateOptions struct {
+	target     targetOptions
+	size       string
+	objects    int
+	slo        string
+	maxErr     float64
+	start, max string
+	factor     float64
+	step       time.Duration
+	maxWorkers int
+	maxTime    time.Duration
+	out        string
+	by         string
+	startConc  int
+	maxConc    int
+}
+
+func newSaturateCommand(env Env) *cobra.Command {
+	var o saturateOptions
+	cmd := &cobra.Command{
+		Use:   "saturate get|put|stat",
+		Short: "Step the offered rate up until the latency objective breaks, and report the latency-throughput curve and the knee",
+		Long: `Run one op open loop at rising rates (each step --factor times the last;
+with --by concurrency, closed loop at rising worker counts) until the response-time p99 crosses --slo, the error+dropped ratio crosses
+--max-error-ratio, throughput stops growing (less than half the added
+offered rate is served), --max-rate is passed or --max-time runs out.
+
+It prints the curve (offered and achieved rate, response-time p50/p99,
+errors, dropped slots) and the knee: the highest rate that met the
+objective. --out writes the curve as JSON.`,
+		Example: `  objbench saturate get --endpoint-url http://10.0.0.5:9000 --bucket b --size 64KiB --slo 'p99<50ms'
+  objbench saturate put --start-rate 200/s --factor 2 --step 3s --max-time 1m`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runSaturate(cmd.Context(), env, &o, args[0]) },
+	}
+	f := cmd.Flags()
+	o.target.register(f)
+	f.StringVar(&o.size, "size", "4KiB", "object size")
+	f.IntVar(&o.objects, "objects", 64, "objects to prepare for get/stat")
+	f.StringVar(&o.slo, "slo", "p99<50ms", "latency objective on response time (from intended start)")
+	f.Float64Var(&o.maxErr, "max-error-ratio", 0.01, "highest (errors + dropped slots) / slots a step may have")
+	f.StringVar(&o.start, "start-rate", "100/s", "first offered rate")
+	f.StringVar(&o.max, "max-rate", "100000/s", "highest offered rate to try")
+	f.Float64Var(&o.factor, "factor", 1.5, "each step's rate is the last one's times this")
+	f.DurationVar(&o.step, "step", 5*time.Second, "how long each rate runs")
+	f.IntVar(&o.maxWorkers, "max-workers", 64, "workers serving the schedule; a slot finding all busy is dropped")
+	f.DurationVar(&o.maxTime, "max-time", 2*time.Minute, "no step starts after this much time")
+	f.StringVarP(&o.out, "out", "o", "", "write the curve as JSON to this file")
+	f.StringVar(&o.by, "by", "rate", "what to step: rate (open loop, response time) or concurrency (closed loop, latency)")
+	f.IntVar(&o.startConc, "start-concurrency", 1, "with --by concurrency: the first number of workers")
+	f.IntVar(&o.maxConc, "max-concurrency", 256, "with --by concurrency: the most workers to try")
+	return cmd
+}
+
+func parseSLO(s string) (time.Duration, error) {
+	p, v, ok := strings.Cut(strings.ReplaceAll(s, " ", ""), "<")
+	d, err := time.ParseDuration(v)
+	if !ok || p != "p99" || err != nil || d <= 0 {
+		return 0, fmt.Errorf("bad --slo %q: want p99<DURATION, like p99<50ms", s)
+	}
+	return d, nil
+}
+
+func runSaturate(ctx context.Context, env Env, o *saturateOptions, op string) error {
+	if op != "get" && op != "put" && op != "stat" {
+		return usagef("saturate %s: want get, put or stat", op)
+	}
+	p99, err := parseSLO(o.slo)
+	if err != nil {
+		return usageError{err}
+	}
+	size, err := workload.ParseSize(o.size)
+	if err != nil {
+		return usagef("--size: %v", err)
+	}
+	start, err1 := workload.ParseRate(o.start)
+	maxRate, err2 := workload.ParseRate(o.max)
+	if err1 != nil || err2 != nil || o.factor <= 1 || o.step <= 0 || o.maxWorkers < 1 || o.objects < 1 {
+		return usagef("bad --start-rate/--max-rate/--factor/--step/--max-workers/--objects: want rates like 100/s, factor > 1, positive step, workers and objects")
+	}
+	cfg := saturate.Config{Start: start.PerSec, Max: maxRate.PerSec, Factor: o.factor,
+		Objective: saturate.Objective{P99: p99, MaxErrorRatio: o.maxErr}, Deadline: time.Now().Add(o.maxTime)}
+	conns := o.maxWorkers
+	switch o.by {
+	case "rate":
+	case "concurrency":
+		if o.startConc < 1 || o.maxConc < o.startConc {
+			return usagef("--start-concurrency %d, --max-concurrency %d: want 1 <= start <= max", o.startConc, o.maxConc)
+		}
+		cfg.Start, cfg.Max, cfg.Whole, conns = float64(o.startConc), float64(o.maxConc), true, o.maxConc
+	default:
+		return usagef("--by %q: want rate or concurrency", o.by)
+	}
+	note := notes(env, false)
+	tgt, err := o.target.open(ctx, env, conns, note)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = tgt.close(context.WithoutCancel(ctx)) }()
+	block, err := payload.NewBlock(payload.DefaultBlockSize, randomSeed(), 0)
+	if err != nil {
+		return err
+	}
+	cfg.Measure = func(ctx context.Context, v float64) (saturate.Point, error) {
+		if o.by == "concurrency" {
+			note("saturate: %s with %.0f workers for %v", op, v, o.step)
+		} else {
+			note("saturate: %s at %.0f/s for %v", op, v, o.step)
+		}
+		return measureStep(ctx, tgt, block, op, size, o, v)
+	}
+	res, err := saturate.Search(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	writeCurve(env.Stdout, res, o.slo, o.by == "concurrency")
+	if o.out != "" {
+		if err := atomicfile.Write(o.out, 0o644, func(w io.Writer) error {
+			e := json.NewEncoder(w)
+			e.SetIndent("", "  ")
+			return e.Encode(res)
+		}); err != nil {
+			return fmt.Errorf("--out %s: %w", o.out, err)
+		}
+	}
+	if res.StoppedBy == "interrupted" {
+		return errInterrupted
+	}
+	return nil
+}
+
+// measureStep runs one step at v, an open-loop rate or (--by concurrency)
+// a closed-loop worker count, with objects prepared first for reads and
+// everything cleaned up after, and returns its point.
+func measureStep(ctx context.Context, tgt *openedTarget, block *payload.Block, op string, size int64, o *saturateOptions, v float64) (saturate.Point, error) {
+	main := workload.Stream{Name: op, Mix: []workload.OpWeight{{Op: op, Weight: 1}}, Concurrency: []int{o.maxWorkers},
+		Bounds: workload.Bounds{Duration: o.step}, Size: size, Rate: &workload.Rate{PerSec: v},
+		Objects: workload.KeySpace{Prefix: op + "/", Count: o.objects}}
+	if o.by == "concurrency" {
+		main.Concurrency, main.Rate = []int{int(v)}, nil
+		main.Objects.Count = max(o.objects, int(v))
+	}
+	sp := workload.Spec{Name: "saturate"}
+	if op == "put" {
+		main.Objects.Count = 0
+	} else {
+		sp.Stages = append(sp.Stages, stage("prepare", workload.KindPrepare, prepStream(main)))
+	}
+	sp.Stages = append(sp.Stages, stage("main", workload.KindMain, main), workload.Stage{Name: "cleanup", Kind: workload.KindCleanup,
+		Streams: []workload.Stream{{Name: "cleanup", Concurrency: []int{8}}}})
+	runID := newRunID()
+	out, err := loadgen.Run(ctx, loadgen.Config{Store: tgt.store, Spec: sp, Namespace: "objbench/" + runID + "/", Block: block,
+		Seed: randomSeed(), Grace: 10 * time.Second})
+	if err != nil {
+		return saturate.Point{}, err
+	}
+	if out.Interrupted {
+		return saturate.Point{}, context.Canceled
+	}
+	for _, st := range out.Steps {
+		if st.Kind != workload.KindMain {
+			continue
+		}
+		for _, t := range st.Streams[0].Totals {
+			if t.Op == strings.ToUpper(op) {
+				return pointOf(t), nil
+			}
+		}
+	}
+	return saturate.Point{}, fmt.Errorf("saturate: the step at %.0f measured no %s", v, op)
+}
+
+func pointOf(t metrics.OpTotal) saturate.Point {
+	p := saturate.Point{Achieved: t.OpsPerSec * float64(t.OK) / float64(max(t.Ops, 1)), MiBPerSec: t.BytesPerSec / (1 << 20),
+		Slots: t.Ops + t.Dropped, Errors: t.Ops - t.OK, Dropped: t.Dropped}
+	lat := t.Latency // closed loop: there is no intended start
+	if t.Response != nil {
+		lat = *t.Response
+	}
+	p.P50 = time.Duration(lat.P50) * time.Microsecond
+	p.P99 = time.Duration(lat.P99) * time.Microsecond
+	return p
+}
+
+func writeCurve(w io.Writer, res saturate.Result, slo string, byWorkers bool) {
+	stepped, p50, p99, unit := "OFFERED/s", "RESP P50", "RESP P99", "/s offered"
+	if byWorkers {
+		stepped, p50, p99, unit = "WORKERS", "P50", "P99", " workers"
+	}
+	fmt.Fprintf(w, "%10s %10s %9s %10s %10s %7s %8s  %s\n", stepped, "ACHIEVED/s", "MiB/s", p50, p99, "ERR%", "DROPPED", "MEETS "+slo)
+	for _, p := range res.Points {
+		met := "yes"
+		if !p.Met {
+			met = "no: " + p.Why
+		}
+		fmt.Fprintf(w, "%10.0f %10.0f %9.1f %10s %10s %6.2f%% %8d  %s\n", p.Rate, p.Achieved, p.MiBPerSec, msString(p.P50), msString(p.P99),
+			100*p.ErrorRatio, p.Dropped, met)
+	}
+	if res.Knee != nil {
+		fmt.Fprintf(w, "knee: %.0f%s, %.0f/s achieved, p99 %s (stopped: %s)\n", res.Knee.Rate, unit, res.Knee.Achieved, msString(res.Knee.P99), res.StoppedBy)
+	} else {
+		fmt.Fprintf(w, "knee: none, the first rate already missed the objective (stopped: %s)\n", res.StoppedBy)
+	}
+}
+
+func msString(d time.Duration) string {
+	return fmt.Sprintf("%.2fms", float64(d)/float64(time.Millisecond))
+}

@@ -1,0 +1,189 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"net/url"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/objbench/objbench/storage"
+	"github.com/objbench/objbench/transfer"
+	"github.com/objbench/objbench/workload"
+)
+
+type transferOptions struct {
+	target          targetOptions
+	partSize        string
+	partConcurrency int
+	workers         int
+	retries         int
+	seed            uint64
+	force           bool
+	out             string
+	quiet           bool
+}
+
+func newTransferCommand(env Env) *cobra.Command {
+	o := &transferOptions{}
+	cmd := &cobra.Command{
+		Use:   "transfer SRC DST",
+		Short: "Upload or download whole objects (files, directories, globs, generated data), multipart, and verify",
+		Long: `Upload: SRC is a file, a directory (keys are paths relative to it), a glob
+('data/file*'), gen:SIZE or gen:NxSIZE (generated data, streamed: a 100 GiB
+upload needs no 100 GiB file), and DST is s3://BUCKET/PREFIX/.
+Download: SRC is s3://BUCKET/PREFIX, DST a directory or null: (read and
+discard, so the disk is not the limit).
+
+Objects larger than --part-size move in parts (multipart upload, ranged
+GETs), --part-concurrency parts in flight per object and --workers objects
+in flight (s5cmd's --concurrency and --numworkers). Failed requests are
+retried with backoff and counted; a failed multipart upload is aborted.
+Afterwards the prefix is listed: count and bytes must equal what was
+sent, or the run fails.
+
+With no --endpoint-url (and no $AWS_ENDPOINT_URL) the embedded S3 server
+is used, so a gen: upload works out of the box; for AWS S3 pass its
+endpoint, e.g. --endpoint-url https://s3.eu-west-1.amazonaws.com --addressing virtual.`,
+		Example: `  objbench transfer gen:1GiB s3://objbench/big
+  objbench transfer gen:2500x1MiB s3://b/small/ --endpoint-url http://10.0.0.5:9000
+  objbench transfer ./data s3://b/files/ --part-size 16MiB --part-concurrency 8 --workers 4
+  objbench transfer s3://b/files/ null: --endpoint-url http://10.0.0.5:9000`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runTransfer(cmd.Context(), env, o, args[0], args[1])
+		},
+	}
+	f := cmd.Flags()
+	o.target.register(f)
+	f.StringVar(&o.partSize, "part-size", "", "part size (default: 8MiB below 1GiB objects, 16MiB above, larger to stay within 10,000 parts)")
+	f.IntVar(&o.partConcurrency, "part-concurrency", 0, "parts in flight per object (default: 4 when objects span parts, else 1)")
+	f.IntVar(&o.workers, "workers", 0, "objects in flight (default: about 16 requests in flight overall)")
+	f.IntVar(&o.retries, "retries", 3, "times a failed request is tried again, with backoff")
+	f.Uint64Var(&o.seed, "seed", 0, "gen: payload seed, as objbench gen's (default: random)")
+	f.BoolVar(&o.force, "force", false, "download: replace local files that already exist")
+	f.StringVar(&o.out, "out", "", "write the result as JSON to this file")
+	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress and notes")
+	return cmd
+}
+
+// s3URL splits s3://BUCKET/PREFIX.
+func s3URL(s string) (bucket, prefix string, ok bool) {
+	rest, ok := strings.CutPrefix(s, "s3://")
+	if !ok {
+		return "", "", false
+	}
+	bucket, prefix, _ = strings.Cut(rest, "/")
+	return bucket, prefix, bucket != ""
+}
+
+func (o *transferOptions) toOptions() (transfer.Options, error) {
+	t := transfer.Options{PartConcurrency: o.partConcurrency, Workers: o.workers, Retries: o.retries, Force: o.force}
+	if o.retries == 0 {
+		t.Retries = -1
+	}
+	if o.partSize != "" {
+		n, err := workload.ParseSize(o.partSize)
+		if err != nil {
+			return t, usagef("--part-size: %v", err)
+		}
+		if n < transfer.MinPartSize {
+			return t, usagef("--part-size %s is below S3's minimum of 5MiB", o.partSize)
+		}
+		t.PartSize = n
+	}
+	if o.partConcurrency < 0 || o.workers < 0 || o.retries < 0 {
+		return t, usagef("--part-concurrency, --workers and --retries must not be negative")
+	}
+	return t, nil
+}
+
+func runTransfer(ctx context.Context, env Env, o *transferOptions, src, dst string) error {
+	srcBucket, srcPrefix, down := s3URL(src)
+	dstBucket, dstPrefix, up := s3URL(dst)
+	if up == down {
+		return usagef("one of SRC and DST must be s3://BUCKET/PREFIX, the other local (a path, gen:SIZE or null:)")
+	}
+	if o.target.target != "" {
+		return usagef("transfer takes s3://BUCKET/PREFIX as an argument, not --target")
+	}
+	opts, err := o.toOptions()
+	if err != nil {
+		return err
+	}
+	if o.out != "" {
+		if err := checkWritable(o.out); err != nil {
+			return err
+		}
+	}
+	bucket, prefix := dstBucket, dstPrefix
+	if down {
+		bucket, prefix = srcBucket, srcPrefix
+	}
+	var plan *transfer.Plan
+	if up { // a bad source fails before any server starts
+		if o.seed == 0 {
+			o.seed = randomSeed()
+		}
+		if plan, err = transfer.UploadPlan(src, prefix, o.seed); err != nil {
+			return usagef("%v", err)
+		}
+	}
+	st, closeStore, err := o.openBucket(ctx, env, bucket, notes(env, o.quiet))
+	if err != nil {
+		return err
+	}
+	defer func() { _ = closeStore(context.WithoutCancel(ctx)) }()
+	if down {
+		if plan, err = transfer.DownloadPlan(ctx, st, prefix, dst, o.force); err != nil {
+			return err
+		}
+	}
+	return o.execute(ctx, env, st, plan, opts, src, dst)
+}
+
+// openBucket opens bucket at the endpoint of the flags, or in the embedded
+// server (created there) when there is none.
+func (o *transferOptions) openBucket(ctx context.Context, env Env, bucket string, note func(string, ...any)) (storage.Store, func(context.Context) error, error) {
+	t := &o.target
+	if t.bucket != "" && t.bucket != bucket {
+		return nil, nil, usagef("--bucket %s and s3://%s disagree", t.bucket, bucket)
+	}
+	if t.endpoint == "" {
+		t.endpoint = env.Getenv("AWS_ENDPOINT_URL")
+	}
+	if u, err := url.Parse(t.endpoint); t.endpoint != "" && (err != nil || u.Host == "") {
+		return nil, nil, usagef("bad --endpoint-url %q: want http://HOST[:PORT] or https://HOST[:PORT]", t.endpoint)
+	}
+	embedded := t.endpoint == ""
+	if !embedded {
+		t.bucket = bucket
+	} else {
+		t.bucket = ""
+	}
+	maxConns := max(64, max(o.workers, 1)*max(o.partConcurrency, 1))
+	ot, err := t.open(ctx, env, maxConns, note)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !embedded || ot.info.Bucket == bucket {
+		return ot.store, ot.close, nil
+	}
+	st, err := ot.openBucket(ctx, nil, bucket, maxConns)
+	if err == nil {
+		if bm, ok := st.(storage.BucketManager); ok {
+			if err = bm.CreateBucket(ctx); err == nil {
+				note("created bucket %s in the embedded server", bucket)
+			}
+		}
+	}
+	if err != nil {
+		_ = ot.close(ctx)
+		return nil, nil, err
+	}
+	return st, ot.close, nil
+}
+
+// errVerify marks a transfer whose destination does not hold what was sent.
+var errVerify = errors.New("verification failed")

@@ -1,0 +1,200 @@
+package htmlreport
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/objbench/objbench/report"
+)
+
+//go:embed page.html.tmpl
+var pageText string
+
+// page is what the template shows.
+type page struct {
+	Title   string
+	Facts   [][2]string
+	Verdict []string
+	Table   string
+	Spec    string
+	Time    []template.HTML // charts on the run's time axis
+	Shape   []template.HTML // distribution and sweep
+	Missing []string        // what could not be drawn, and why
+}
+
+// Write renders r as one self-contained HTML page.
+func Write(w io.Writer, r *report.Result) error {
+	pg, err := build(r)
+	if err != nil {
+		return err
+	}
+	tmpl, err := template.New("page").Parse(pageText)
+	if err != nil {
+		return err
+	}
+	return tmpl.Execute(w, pg)
+}
+
+func build(r *report.Result) (*page, error) {
+	pg := &page{Title: "objbench " + r.RunID, Facts: facts(r), Verdict: verdict(r)}
+	var tbl bytes.Buffer
+	if err := report.WriteTable(&tbl, r); err != nil {
+		return nil, err
+	}
+	pg.Table = tbl.String()
+	spec, err := json.MarshalIndent(r.Spec, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	pg.Spec = string(spec)
+
+	ts, err := overTime(r)
+	if err != nil {
+		return nil, err
+	}
+	span := &ts.Span
+	const sec = "seconds since the first step"
+	charts := []chart{
+		{title: "Throughput per op", x: sec, y: "MiB/s", lines: ts.MiBs, span: span},
+		{title: "Operations per op", x: sec, y: "ops/s", lines: ts.Ops, span: span},
+	}
+	if sys := system(r); sys != nil {
+		charts = append(charts,
+			chart{title: "CPU (whole machine)", x: sec, y: "%", lines: sys.CPU, span: span},
+			chart{title: "Disk", x: sec, y: "MiB/s", lines: sys.Disk, span: span},
+			chart{title: "Network", x: sec, y: "MiB/s", lines: sys.Net, span: span})
+	} else {
+		pg.Missing = append(pg.Missing, "no system timeline: this result was written without sampling the machine")
+	}
+	charts = append(charts, chart{title: "Latency per second, all ops (log scale)", x: sec, y: "ms",
+		lines: ts.Latency, span: span, logY: true})
+	stack, err := renderStack(charts)
+	if err != nil {
+		return nil, err
+	}
+	if stack != "" {
+		pg.Time = []template.HTML{stack}
+	}
+	if pg.Shape, err = shapeCharts(r, pg); err != nil {
+		return nil, err
+	}
+	return pg, nil
+}
+
+// shapeCharts are the distribution and the sweep curve.
+func shapeCharts(r *report.Result, pg *page) ([]template.HTML, error) {
+	dist, err := distribution(r)
+	if err != nil {
+		return nil, err
+	}
+	charts := []chart{{title: "Latency distribution, main steps (HDR percentile plot)", x: "percentile",
+		y: "ms", lines: dist, logX: true, pctTicks: true}}
+	pts, err := sweep(r)
+	if err != nil {
+		return nil, err
+	}
+	if len(pts) >= 2 {
+		charts = append(charts, sweepChart(pts))
+	} else {
+		pg.Missing = append(pg.Missing, "no throughput-latency curve: the run has a single main step (sweep --concurrency or --rate for one)")
+	}
+	return renderAll(charts)
+}
+
+func sweepChart(pts []sweepPoint) chart {
+	useMiB := false
+	for _, p := range pts {
+		useMiB = useMiB || p.MiBPerS > 0
+	}
+	x, unit := func(p sweepPoint) float64 { return p.OpsPerSec }, "ops/s"
+	if useMiB {
+		x, unit = func(p sweepPoint) float64 { return p.MiBPerS }, "MiB/s"
+	}
+	p99, p50 := &line{Name: "p99"}, &line{Name: "p50"}
+	labels := make([]string, len(pts))
+	for i, p := range pts {
+		p99.add(0, point{x(p), p.P99})
+		p50.add(0, point{x(p), p.P50})
+		labels[i] = p.Label
+	}
+	return chart{title: "Throughput vs latency across the sweep", x: "throughput, " + unit, y: "ms",
+		lines: []*line{p99, p50}, points: true, labels: labels}
+}
+
+func renderAll(cs []chart) ([]template.HTML, error) {
+	var out []template.HTML
+	for _, c := range cs {
+		svg, err := c.render()
+		if err != nil {
+			return nil, err
+		}
+		if svg != "" {
+			out = append(out, svg)
+		}
+	}
+	return out, nil
+}
+
+func facts(r *report.Result) [][2]string {
+	m := r.Machine
+	f := [][2]string{
+		{"run", r.RunID},
+		{"objbench", r.Tool.Version},
+		{"started", r.Started.UTC().Format(time.RFC3339)},
+		{"duration", r.Finished.Sub(r.Started).Round(time.Millisecond).String()},
+		{"target", target(r.Target)},
+		{"machine", fmt.Sprintf("%s: %s/%s, kernel %s, %d CPUs %s, %s memory", m.Hostname, m.OS, m.Arch,
+			m.Kernel, m.CPUs, m.CPUModel, report.Bytes(float64(m.MemoryBytes)))},
+		{"go", m.GoVersion},
+	}
+	switch {
+	case r.Interrupted:
+		f = append(f, [2]string{"outcome", "interrupted"})
+	case r.Aborted != "":
+		f = append(f, [2]string{"outcome", "stopped early: " + r.AbortDetail})
+	}
+	return f
+}
+
+func target(t report.Target) string {
+	s := t.Kind
+	switch {
+	case t.Embedded:
+		s += " (embedded server)"
+	case t.Endpoint != "":
+		s += " " + t.Endpoint
+	case t.Root != "":
+		s += " " + t.Root
+	}
+	if t.Bucket != "" {
+		s += ", bucket " + t.Bucket
+	}
+	return s
+}
+
+func verdict(r *report.Result) []string {
+	if r.System == nil {
+		return nil
+	}
+	var out []string
+	for _, v := range r.System.Verdicts {
+		label := "step " + strconv.Itoa(v.Step)
+		if v.Step < len(r.Steps) {
+			s := &r.Steps[v.Step]
+			label = s.Stage + " conc " + strconv.Itoa(concurrency(s))
+		}
+		for _, f := range v.Findings {
+			out = append(out, label+": "+f.Text)
+		}
+	}
+	for _, n := range r.System.Notes {
+		out = append(out, "system: "+n)
+	}
+	return out
+}

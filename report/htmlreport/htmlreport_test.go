@@ -1,0 +1,151 @@
+package htmlreport_test
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/objbench/objbench/loadgen"
+	"github.com/objbench/objbench/metrics"
+	"github.com/objbench/objbench/report"
+	"github.com/objbench/objbench/report/htmlreport"
+	"github.com/objbench/objbench/sysmon"
+	"github.com/objbench/objbench/workload"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
+
+var t0 = time.Date(2025, 3, 4, 10, 20, 30, 0, time.UTC)
+
+func histogram(t *testing.T, us ...int64) string {
+	t.Helper()
+	h := hdr.New(1, int64(time.Hour/time.Microsecond), 3)
+	for _, v := range us {
+		if err := h.RecordValue(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := h.Encode(hdr.V2CompressedEncodingCookieBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// sweepResult is a prepare step and a two-step concurrency sweep of GETs
+// and PUTs, with the machine sampled each second.
+func sweepResult(t *testing.T) *report.Result {
+	t.Helper()
+	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+	sec := func(s, ops, base int64) metrics.Second {
+		lat := make([]int64, 0, 100)
+		for i := range int64(100) {
+			lat = append(lat, base+i*i*base/400)
+		}
+		return metrics.Second{T: s, Ops: []metrics.OpSecond{
+			{Op: "GET", Ops: ops, Bytes: ops << 16, Latency: histogram(t, lat...)},
+			{Op: "PUT", Ops: ops / 4, Bytes: ops << 14, Latency: histogram(t, lat[50:]...),
+				Errors: map[string]int64{"timeout": s}},
+		}}
+	}
+	main := func(start float64, conc int, ops, base int64) loadgen.StepResult {
+		return loadgen.StepResult{Stage: "main", Kind: workload.KindMain, Start: at(start), Elapsed: 3 * time.Second,
+			Streams: []loadgen.StreamResult{{Name: "mixed", Concurrency: conc, Window: metrics.Window{Start: 0.01, End: 2.99},
+				Seconds: []metrics.Second{sec(0, ops, base), sec(1, ops+ops/10, base), sec(2, ops-ops/10, base)}}}}
+	}
+	steps := []loadgen.StepResult{
+		{Stage: "prepare", Kind: workload.KindPrepare, Start: at(0), Elapsed: 800 * time.Millisecond,
+			Streams: []loadgen.StreamResult{{Name: "prepare", Concurrency: 8, Window: metrics.Window{Start: 0, End: 0.8},
+				Seconds: []metrics.Second{{T: 0, Ops: []metrics.OpSecond{{Op: "PUT", Ops: 200, Bytes: 200 << 16, Latency: histogram(t, 900, 1500)}}}}}}},
+		main(1, 1, 2000, 400),
+		main(4, 8, 9000, 700),
+	}
+	var samples []sysmon.Sample
+	for i := range 7 {
+		samples = append(samples, sysmon.Sample{Start: at(float64(i)), Dur: 1,
+			CPU:  sysmon.CPU{User: 30 + float64(i*8), Sys: 10, Idle: 55 - float64(i*8), IOWait: 5},
+			Disk: sysmon.DiskIO{WriteBytes: float64(i) * (8 << 20)}, Net: sysmon.NetIO{RecvBytes: float64(i) * (40 << 20), SendBytes: 30 << 20}})
+	}
+	m := sysmon.Machine{Hostname: "bench1", OS: "linux", Arch: "amd64", Kernel: "6.1.0", CPUs: 2, CPUModel: "Test CPU",
+		MemoryBytes: 8 << 30, GoVersion: "go1.26.8"}
+	r := &report.Result{Schema: report.SchemaVersion, Tool: report.Tool{Name: "objbench", Version: "v0.9.0"},
+		RunID: "20250304-102030-abc123", Started: t0, Finished: at(7.5), Machine: m,
+		Target: report.Target{Kind: "s3", Embedded: true, Bucket: "objbench"}, Steps: steps}
+	r.System = report.NewSystem(sysmon.Timeline{Interval: 1, Samples: samples}, steps, m, sysmon.Target{Kind: "s3", Embedded: true})
+	for i := range r.Steps { // totals as a reader sees them: recomputed from the seconds
+		for j := range r.Steps[i].Streams {
+			s := &r.Steps[i].Streams[j]
+			totals, err := metrics.Summarize(s.Seconds, s.Window)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.Totals = totals
+		}
+	}
+	return r
+}
+
+func TestPageGolden(t *testing.T) {
+	var b bytes.Buffer
+	if err := htmlreport.Write(&b, sweepResult(t)); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join("testdata", "report.html.golden")
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(b.Bytes(), want) {
+		t.Errorf("page differs from %s (run go test -update and review the diff)", path)
+	}
+}
+
+func TestPageIsSelfContained(t *testing.T) {
+	var b bytes.Buffer
+	if err := htmlreport.Write(&b, sweepResult(t)); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, want := range []string{"<svg", "Throughput per op", "Operations per op", "CPU (whole machine)", "Disk", "Network",
+		"Latency per second", "HDR percentile plot", "Throughput vs latency", "bench1", "v0.9.0", "main conc 8: "} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if n := strings.Count(page, "<svg"); n != 3 { // the time charts in one, the distribution, the sweep
+		t.Errorf("%d SVG elements, want 3", n)
+	}
+	for _, fetch := range []string{"<script", "<link", "src=", "url(", "@import", `href="http`} {
+		if strings.Contains(page, fetch) {
+			t.Errorf("page contains %q: it must fetch nothing", fetch)
+		}
+	}
+}
+
+func TestPageWithoutTimelineOrSweep(t *testing.T) {
+	r := sweepResult(t)
+	r.System, r.Steps = nil, r.Steps[:2]
+	var b bytes.Buffer
+	if err := htmlreport.Write(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"no system timeline", "no throughput-latency curve", "no verdict"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("page does not say %q", want)
+		}
+	}
+}

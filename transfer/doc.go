@@ -1,0 +1,17 @@
+// Package transfer moves whole objects between local sources and a store:
+// uploads of files, directories, globs or generated data (gen:SIZE,
+// gen:NxSIZE, streamed from the payload generator, so a 100 GiB upload
+// needs no 100 GiB file), and downloads to a directory or to nothing.
+//
+// A Plan lists what to move; Run moves it with Workers objects in flight
+// and, for objects larger than a part, PartConcurrency parts in flight per
+// object (multipart uploads, ranged GETs), retrying failed parts with
+// backoff and timing every object and part in HDR histograms. Verify
+// compares what the store then holds with the plan.
+//
+// Safety: an upload writes only the keys of its plan (all under the
+// destination prefix) and deletes nothing except its own unfinished
+// multipart uploads, which it always aborts on failure or interrupt. A
+// download never replaces an existing local file unless Force is set.
+// The package never prints: progress is a Counter the caller reads.
+package transfer

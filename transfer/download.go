@@ -1,0 +1,76 @@
+package transfer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/objbench/objbench/storage"
+)
+
+// download reads one object with ranged GETs, o.PartConcurrency at a time,
+// into its file (each part written at its offset) or into nothing.
+func (r *runner) download(ctx context.Context, it Item) (err error) {
+	var f *os.File
+	if it.Path != "" {
+		if f, err = r.create(it); err != nil {
+			return fmt.Errorf("download %s: %w", it.Key, err)
+		}
+		defer func() {
+			err = errors.Join(err, f.Close())
+			if err != nil {
+				_ = os.Remove(it.Path) // never leave a partial file behind
+			}
+		}()
+	}
+	whole := parts(it.Size, r.o.PartSize) == 1
+	return r.forEachPart(ctx, it.Size, func(ctx context.Context, _ int, off, size int64) error {
+		return r.try(ctx, true, func() error {
+			var w io.Writer = io.Discard
+			if f != nil {
+				w = io.NewOffsetWriter(f, off)
+			}
+			o := storage.GetOptions{}
+			if !whole {
+				o.Range = &storage.Range{Offset: off, Length: size}
+			}
+			n, err := r.st.Get(ctx, it.Key, o, w)
+			if err == nil && n != size {
+				err = fmt.Errorf("get %s: %d bytes at %d, want %d (object changed?)", it.Key, n, off, size)
+			}
+			if err != nil {
+				return err
+			}
+			r.moved(size)
+			return nil
+		})
+	})
+}
+
+// create makes the destination file, refusing to replace one unless
+// o.Force, and sizes it so parts can be written in any order.
+func (r *runner) create(it Item) (*os.File, error) {
+	if err := os.MkdirAll(filepath.Dir(it.Path), 0o755); err != nil {
+		return nil, err
+	}
+	flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
+	if r.o.Force {
+		flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	}
+	f, err := os.OpenFile(it.Path, flags, 0o644)
+	if errors.Is(err, os.ErrExist) {
+		return nil, fmt.Errorf("%s already exists (use --force to replace it)", it.Path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := f.Truncate(it.Size); err != nil {
+		_ = f.Close()
+		_ = os.Remove(it.Path)
+		return nil, err
+	}
+	return f, nil
+}

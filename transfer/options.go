@@ -1,0 +1,89 @@
+package transfer
+
+import (
+	"sync/atomic"
+	"time"
+)
+
+// Limits of S3 multipart uploads.
+const (
+	MinPartSize = 5 << 20
+	MaxParts    = 10_000
+)
+
+// Options tune a Run. Zero values pick automatic defaults (see Resolve).
+type Options struct {
+	// PartSize is the size of each part (multipart upload, ranged GET). An
+	// object no larger than one part moves in one request.
+	PartSize int64
+	// PartConcurrency is how many parts of one object are in flight.
+	PartConcurrency int
+	// Workers is how many objects are in flight.
+	Workers int
+	// Retries is how many times a failed request is tried again (with
+	// backoff, bounded by the context); < 0 means none. Default 3.
+	Retries int
+	// Force lets a download replace existing local files.
+	Force bool
+	// Progress, if set, is updated as bytes and objects finish.
+	Progress *Counter
+}
+
+// Counter is progress, safe to read while a Run goes on.
+type Counter struct {
+	Objects atomic.Int64
+	Bytes   atomic.Int64
+}
+
+// AutoPartSize is the default part size for objects up to size bytes: 8 MiB
+// below 1 GiB, 16 MiB above, grown (in whole MiB) so no object needs more
+// than MaxParts parts.
+func AutoPartSize(size int64) int64 {
+	part := int64(8 << 20)
+	if size >= 1<<30 {
+		part = 16 << 20
+	}
+	if need := (size + MaxParts - 1) / MaxParts; need > part {
+		part = (need + 1<<20 - 1) &^ (1<<20 - 1)
+	}
+	return part
+}
+
+// Resolve fills the zero fields of o for plan p: the part size from the
+// largest object; 4 parts in flight when objects span several parts (1
+// otherwise); workers so that about 16 requests are in flight, never more
+// than there are objects.
+func (o Options) Resolve(p *Plan) Options {
+	biggest := p.MaxSize()
+	if o.PartSize <= 0 {
+		o.PartSize = AutoPartSize(biggest)
+	}
+	if o.PartConcurrency <= 0 {
+		o.PartConcurrency = 1
+		if biggest > o.PartSize {
+			o.PartConcurrency = 4
+		}
+	}
+	if o.Workers <= 0 {
+		// Parts in flight per object are at most its parts.
+		o.Workers = max(1, 16/min(o.PartConcurrency, parts(biggest, o.PartSize)))
+	}
+	o.Workers = max(1, min(o.Workers, len(p.Items)))
+	if o.Retries == 0 {
+		o.Retries = 3
+	}
+	return o
+}
+
+// parts is how many parts an object of size bytes is moved in.
+func parts(size, partSize int64) int {
+	if size <= partSize {
+		return 1
+	}
+	return int((size + partSize - 1) / partSize)
+}
+
+// backoff is the wait before retry n (1-based): 100 ms doubling, at most 2 s.
+func backoff(n int) time.Duration {
+	return min(100*time.Millisecond<<(n-1), 2*time.Second)
+}

@@ -1,0 +1,161 @@
+package transfer
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/objbench/objbench/payload"
+	"github.com/objbench/objbench/storage"
+)
+
+// runner is one Run's shared state.
+type runner struct {
+	st      storage.Store
+	o       Options
+	block   *payload.Block // nil unless the plan has generated items
+	lat     *latencies
+	parts   atomic.Int64
+	retries atomic.Int64
+	objects atomic.Int64
+	bytes   atomic.Int64
+}
+
+// Run moves the plan's objects to (upload) or from (download) st with
+// o.Workers objects in flight. The first object that fails for good stops
+// the run; the Result then counts what was moved before.
+func Run(ctx context.Context, st storage.Store, p *Plan, o Options) (*Result, error) {
+	o = o.Resolve(p)
+	r := &runner{st: st, o: o, lat: newLatencies()}
+	if !p.Download && hasGenerated(p) {
+		b, err := payload.NewBlock(payload.DefaultBlockSize, p.Seed, 0)
+		if err != nil {
+			return nil, err
+		}
+		r.block = b
+	}
+	start := time.Now()
+	var next atomic.Int64
+	g, gctx := errgroup.WithContext(ctx)
+	for range o.Workers {
+		g.Go(func() error {
+			for i := next.Add(1) - 1; i < int64(len(p.Items)); i = next.Add(1) - 1 {
+				if err := r.move(gctx, p.Download, p.Items[i]); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	err := g.Wait()
+	res := &Result{
+		Download: p.Download, Objects: r.objects.Load(), Bytes: r.bytes.Load(), Parts: r.parts.Load(),
+		Retries: r.retries.Load(), Wall: time.Since(start), PartSize: o.PartSize,
+		PartConcurrency: o.PartConcurrency, Workers: o.Workers,
+		Object: summarize(r.lat.object), Part: summarize(r.lat.part),
+	}
+	return res, err
+}
+
+func hasGenerated(p *Plan) bool {
+	for _, it := range p.Items {
+		if it.Path == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// move transfers one object and accounts for it.
+func (r *runner) move(ctx context.Context, download bool, it Item) error {
+	start := time.Now()
+	var err error
+	if download {
+		err = r.download(ctx, it)
+	} else {
+		err = r.upload(ctx, it)
+	}
+	if err != nil {
+		return err
+	}
+	r.lat.record(r.lat.object, time.Since(start))
+	r.objects.Add(1)
+	if r.o.Progress != nil {
+		r.o.Progress.Objects.Add(1)
+	}
+	return nil
+}
+
+// moved counts n bytes of one finished request.
+func (r *runner) moved(n int64) {
+	r.parts.Add(1)
+	r.bytes.Add(n)
+	if r.o.Progress != nil {
+		r.o.Progress.Bytes.Add(n)
+	}
+}
+
+// try runs one request, again after a backoff while it fails in a way that
+// may pass (up to o.Retries times, never past ctx), and times the attempt
+// that succeeded as a part when timed (create and complete are not parts).
+func (r *runner) try(ctx context.Context, timed bool, req func() error) error {
+	for attempt := 1; ; attempt++ {
+		start := time.Now()
+		err := req()
+		if err == nil {
+			if timed {
+				r.lat.record(r.lat.part, time.Since(start))
+			}
+			return nil
+		}
+		if attempt > r.o.Retries || ctx.Err() != nil || !retryable(err) {
+			return err
+		}
+		r.retries.Add(1)
+		t := time.NewTimer(backoff(attempt))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return err
+		case <-t.C:
+		}
+	}
+}
+
+// retryable says whether err may pass on another try: network failures,
+// timeouts and server-side (5xx, 408, 429) answers; not a missing object,
+// denied access, a local file's failure or a cancellation.
+func retryable(err error) bool {
+	var se *storage.StatusError
+	if errors.As(err, &se) {
+		return se.StatusCode >= 500 || se.StatusCode == 408 || se.StatusCode == 429
+	}
+	switch storage.ErrorClass(err) {
+	case storage.ClassNotFound, storage.ClassDenied, storage.ClassCanceled, storage.ClassIO:
+		return false
+	}
+	return true
+}
+
+// forEachPart calls part for every part of an object of size bytes, with
+// o.PartConcurrency in flight, and stops at the first error.
+func (r *runner) forEachPart(ctx context.Context, size int64, part func(ctx context.Context, n int, off, size int64) error) error {
+	ps := r.o.PartSize
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(r.o.PartConcurrency)
+	for i := range parts(size, ps) {
+		if gctx.Err() != nil {
+			break
+		}
+		off := int64(i) * ps
+		g.Go(func() error { return part(gctx, i+1, off, min(ps, size-off)) })
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	return ctx.Err() // parts skipped after an interrupt
+
+}

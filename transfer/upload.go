@@ -1,0 +1,112 @@
+package transfer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/objbench/objbench/payload"
+	"github.com/objbench/objbench/storage"
+)
+
+// abortTimeout bounds the abort of a failed multipart upload, which runs
+// even after an interrupt so no incomplete upload is left behind.
+const abortTimeout = 30 * time.Second
+
+// source hands out the bytes of one object to upload, a section at a time.
+type source struct {
+	file  *os.File // nil: generated
+	block *payload.Block
+	seed  uint64
+}
+
+func (r *runner) openSource(it Item) (*source, error) {
+	if it.Path == "" {
+		return &source{block: r.block, seed: it.Seed}, nil
+	}
+	f, err := os.Open(it.Path)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := f.Stat(); err != nil || st.Size() != it.Size {
+		_ = f.Close()
+		if err == nil {
+			err = fmt.Errorf("%s changed size since planned (%d, now %d bytes)", it.Path, it.Size, st.Size())
+		}
+		return nil, err
+	}
+	return &source{file: f}, nil
+}
+
+// section is a fresh reader of size bytes at off: each attempt of a part
+// reads from the start again.
+func (s *source) section(off, size int64) io.Reader {
+	if s.file != nil {
+		return io.NewSectionReader(s.file, off, size)
+	}
+	pr := payload.NewReader(s.block)
+	pr.ResetAt(s.seed, off, size)
+	return pr
+}
+
+func (s *source) close() error {
+	if s.file == nil {
+		return nil
+	}
+	return s.file.Close()
+}
+
+// upload puts one object: in one request up to a part's size (or when the
+// store has no multipart uploads), in parts above.
+func (r *runner) upload(ctx context.Context, it Item) (err error) {
+	src, err := r.openSource(it)
+	if err != nil {
+		return fmt.Errorf("upload %s: %w", it.Key, err)
+	}
+	defer func() { err = errors.Join(err, src.close()) }()
+	mp, ok := r.st.(storage.Multiparter)
+	if !ok || parts(it.Size, r.o.PartSize) == 1 {
+		return r.try(ctx, true, func() error {
+			if _, err := r.st.Put(ctx, it.Key, src.section(0, it.Size), it.Size, storage.PutOptions{}); err != nil {
+				return err
+			}
+			r.moved(it.Size)
+			return nil
+		})
+	}
+	return r.uploadParts(ctx, mp, it, src)
+}
+
+// uploadParts runs a multipart upload and aborts it if any step fails.
+func (r *runner) uploadParts(ctx context.Context, mp storage.Multiparter, it Item, src *source) error {
+	var id string
+	if err := r.try(ctx, false, func() (err error) { id, err = mp.CreateMultipart(ctx, it.Key); return err }); err != nil {
+		return err
+	}
+	done := make([]storage.Part, parts(it.Size, r.o.PartSize))
+	err := r.forEachPart(ctx, it.Size, func(ctx context.Context, n int, off, size int64) error {
+		return r.try(ctx, true, func() error {
+			p, err := mp.UploadPart(ctx, it.Key, id, n, src.section(off, size), size, storage.PutOptions{})
+			if err != nil {
+				return err
+			}
+			done[n-1] = p
+			r.moved(size)
+			return nil
+		})
+	})
+	if err == nil {
+		err = r.try(ctx, false, func() error { _, err := mp.CompleteMultipart(ctx, it.Key, id, done); return err })
+	}
+	if err != nil {
+		actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), abortTimeout)
+		defer cancel()
+		if aerr := mp.AbortMultipart(actx, it.Key, id); aerr != nil {
+			err = errors.Join(err, fmt.Errorf("abort multipart upload %s of %s: %w", id, it.Key, aerr))
+		}
+	}
+	return err
+}
