@@ -7,21 +7,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-10}
 keep=${2:-}
-./scripts/install-minio.sh >/dev/null
-minio="$(go env GOPATH)/bin/minio"
 go build -o bin/objbench ./cmd/objbench
-work=$(mktemp -d)
-trap 'kill $minio_pid 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"' EXIT
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-export MINIO_ROOT_USER=benchadmin MINIO_ROOT_PASSWORD=bench-secret-$RANDOM$RANDOM MINIO_BROWSER=off
-"$minio" server --quiet --address "127.0.0.1:$port" "$work/data" >"$work/minio.log" 2>&1 &
-minio_pid=$!
-for _ in $(seq 1 300); do
-  code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/probe/" || true)
-  [ "$code" != "000" ] && [ "$code" != "503" ] && break
-  sleep 0.1
-done
-export AWS_ACCESS_KEY_ID=$MINIO_ROOT_USER AWS_SECRET_ACCESS_KEY=$MINIO_ROOT_PASSWORD AWS_REGION=us-east-1
+. bench/minio-lib.sh
+work=$minio_work
+port=$MINIO_PORT
 flags=(--endpoint-url "http://127.0.0.1:$port" --bucket bench --create-bucket --concurrency 1,8 --duration "${secs}s" -q)
 run() { # name, args...
   local name=$1; shift

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -99,7 +98,12 @@ func runGen(ctx context.Context, env Env, o *genOptions, where string,
 	done := make(chan struct{})
 	var g errgroup.Group
 	if !o.quiet {
-		g.Go(func() error { showProgress(env.Stderr, c, total, int64(o.count), start, done); return nil })
+		g.Go(func() error {
+			tickLines(env.Stderr, start, done, func(el time.Duration) string {
+				return amountLine("gen", "files", c.Files.Load(), int64(o.count), c.Bytes.Load(), total, el)
+			})
+			return nil
+		})
 	}
 	err = write(ctx, size, opts)
 	close(done)
@@ -111,35 +115,4 @@ func runGen(ctx context.Context, env Env, o *genOptions, where string,
 	fmt.Fprintf(env.Stdout, "wrote %d file(s), %s in %.2f s (%s/s) to %s, seed %d\n", c.Files.Load(),
 		report.Bytes(float64(c.Bytes.Load())), secs, report.Bytes(float64(c.Bytes.Load())/secs), where, o.seed)
 	return nil
-}
-
-// showProgress redraws one line on a terminal each second, or prints a line
-// every ten seconds otherwise, until done closes.
-func showProgress(w io.Writer, c *dataset.Counter, total, files int64, start time.Time, done <-chan struct{}) {
-	tty := isTerminal(w)
-	every := 10 * time.Second
-	if tty {
-		every = time.Second
-	}
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-done:
-			if tty {
-				fmt.Fprint(w, "\r\033[K")
-			}
-			return
-		case now := <-t.C:
-			b := c.Bytes.Load()
-			line := fmt.Sprintf("gen: %d/%d files, %s of %s (%.0f%%), %s/s", c.Files.Load(), files,
-				report.Bytes(float64(b)), report.Bytes(float64(total)), 100*float64(b)/float64(max(total, 1)),
-				report.Bytes(float64(b)/now.Sub(start).Seconds()))
-			if tty {
-				fmt.Fprint(w, "\r\033[K"+line)
-			} else {
-				fmt.Fprintln(w, line)
-			}
-		}
-	}
 }

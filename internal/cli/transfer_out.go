@@ -143,34 +143,10 @@ func writeTransferJSON(path string, rep *transferReport) error {
 	})
 }
 
-// transferProgress redraws one line on a terminal each second, or prints a
-// line every ten seconds otherwise, until done closes.
+// transferProgress shows the transfer's progress line until done closes.
 func transferProgress(w io.Writer, c *transfer.Counter, plan *transfer.Plan, start time.Time, done <-chan struct{}) {
-	tty := isTerminal(w)
-	every := 10 * time.Second
-	if tty {
-		every = time.Second
-	}
-	t := time.NewTicker(every)
-	defer t.Stop()
 	total := plan.Bytes()
-	for {
-		select {
-		case <-done:
-			if tty {
-				fmt.Fprint(w, "\r\033[K")
-			}
-			return
-		case now := <-t.C:
-			b := c.Bytes.Load()
-			line := fmt.Sprintf("transfer: %d/%d objects, %s of %s (%.0f%%), %s/s", c.Objects.Load(), len(plan.Items),
-				report.Bytes(float64(b)), report.Bytes(float64(total)), 100*float64(b)/float64(max(total, 1)),
-				report.Bytes(float64(b)/now.Sub(start).Seconds()))
-			if tty {
-				fmt.Fprint(w, "\r\033[K"+line)
-			} else {
-				fmt.Fprintln(w, line)
-			}
-		}
-	}
+	tickLines(w, start, done, func(el time.Duration) string {
+		return amountLine("transfer", "objects", c.Objects.Load(), int64(len(plan.Items)), c.Bytes.Load(), total, el)
+	})
 }
