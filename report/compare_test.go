@@ -39,7 +39,7 @@ func synthRun(t *testing.T, id string, seed uint64, base, mean time.Duration, se
 	}
 	seconds, window := s.Finish()
 	stream := loadgen.StreamResult{Name: "main", Concurrency: 4, StoppedBy: "duration", Seconds: seconds, Window: window}
-	r := &Result{Schema: SchemaVersion, RunID: id, Steps: []loadgen.StepResult{{Stage: "main", Step: 0,
+	r := &Result{RunInfo: RunInfo{Schema: SchemaVersion, RunID: id}, Steps: []loadgen.StepResult{{Stage: "main", Step: 0,
 		Start: start, Elapsed: time.Duration(secs) * time.Second, Streams: []loadgen.StreamResult{stream}}}}
 	b, err := json.Marshal(r)
 	if err != nil {

@@ -19,15 +19,21 @@ import (
 // SchemaVersion is the result file format; readers refuse newer versions.
 const SchemaVersion = 1
 
+// RunInfo identifies a run and says how it ended; a result file and its
+// summary both begin with it.
+type RunInfo struct {
+	Schema      int       `json:"schema"`
+	Tool        Tool      `json:"tool"`
+	RunID       string    `json:"run_id"`
+	Started     time.Time `json:"started"`
+	Finished    time.Time `json:"finished"`
+	Interrupted bool      `json:"interrupted"`
+	Aborted     string    `json:"aborted,omitempty"`
+}
+
 // Result is one run's result file.
 type Result struct {
-	Schema      int                  `json:"schema"`
-	Tool        Tool                 `json:"tool"`
-	RunID       string               `json:"run_id"`
-	Started     time.Time            `json:"started"`
-	Finished    time.Time            `json:"finished"`
-	Interrupted bool                 `json:"interrupted"`
-	Aborted     string               `json:"aborted,omitempty"`
+	RunInfo
 	AbortDetail string               `json:"abort_detail,omitempty"`
 	CleanedUp   bool                 `json:"cleaned_up"`
 	Machine     sysmon.Machine       `json:"machine"`

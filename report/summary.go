@@ -3,7 +3,6 @@ package report
 import (
 	"encoding/json"
 	"io"
-	"time"
 
 	"github.com/objbench/objbench/metrics"
 	"github.com/objbench/objbench/workload"
@@ -12,15 +11,9 @@ import (
 // Summary is a result without its per-second records: what a script needs
 // to read the numbers the tables show, recomputed from those records.
 type Summary struct {
-	Schema      int           `json:"schema"`
-	Tool        Tool          `json:"tool"`
-	RunID       string        `json:"run_id"`
-	Started     time.Time     `json:"started"`
-	Finished    time.Time     `json:"finished"`
-	Interrupted bool          `json:"interrupted"`
-	Aborted     string        `json:"aborted,omitempty"`
-	Target      Target        `json:"target"`
-	Steps       []StepSummary `json:"steps"`
+	RunInfo
+	Target Target        `json:"target"`
+	Steps  []StepSummary `json:"steps"`
 	// Verdicts on the main steps, when the run watched the machine.
 	Verdicts []StepVerdict `json:"verdicts,omitempty"`
 }
@@ -48,8 +41,7 @@ type StreamSummary struct {
 
 // NewSummary drops r's per-second records and keeps its totals.
 func NewSummary(r *Result) Summary {
-	s := Summary{Schema: r.Schema, Tool: r.Tool, RunID: r.RunID, Started: r.Started, Finished: r.Finished,
-		Interrupted: r.Interrupted, Aborted: r.Aborted, Target: r.Target, Steps: []StepSummary{}}
+	s := Summary{RunInfo: r.RunInfo, Target: r.Target, Steps: []StepSummary{}}
 	if r.System != nil {
 		s.Verdicts = r.System.Verdicts
 	}

@@ -90,7 +90,7 @@ func timelineResult(t *testing.T) *Result {
 	tl := sysmon.Timeline{Interval: 1, Samples: samples, Devices: []string{"vda"}, Interfaces: []string{"eth0"},
 		Missing: []string{"steal"}, Notes: []string{"this kernel does not report CPU steal"}}
 	m := sysmon.Machine{CPUs: 2}
-	return &Result{Schema: SchemaVersion, Steps: steps, Machine: m,
+	return &Result{RunInfo: RunInfo{Schema: SchemaVersion}, Steps: steps, Machine: m,
 		System: NewSystem(tl, steps, m, sysmon.Target{Kind: "s3"})}
 }
 

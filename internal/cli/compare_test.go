@@ -30,7 +30,7 @@ func writeRun(t *testing.T, dir, name string, lat time.Duration) string {
 		}
 	}
 	secs, win := s.Finish()
-	r := &report.Result{Schema: report.SchemaVersion, RunID: name, Steps: []loadgen.StepResult{{Stage: "main",
+	r := &report.Result{RunInfo: report.RunInfo{Schema: report.SchemaVersion, RunID: name}, Steps: []loadgen.StepResult{{Stage: "main",
 		Start: start, Elapsed: 10 * time.Second,
 		Streams: []loadgen.StreamResult{{Name: "main", Concurrency: 2, Seconds: secs, Window: win}}}}}
 	path := filepath.Join(dir, name)

@@ -57,8 +57,8 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 	if err != nil {
 		return err
 	}
-	res := &report.Result{Schema: report.SchemaVersion, Tool: report.Tool{Name: "objbench", Version: Version},
-		RunID: runID, Started: time.Now(), Machine: sysmon.ReadMachine(), Target: tgt.info, Spec: sp}
+	res := &report.Result{RunInfo: report.RunInfo{Schema: report.SchemaVersion, Tool: report.Tool{Name: "objbench", Version: Version},
+		RunID: runID, Started: time.Now()}, Machine: sysmon.ReadMachine(), Target: tgt.info, Spec: sp}
 	res.Target.Namespace = "objbench/" + runID + "/"
 	if o.cpuProfile != "" {
 		stopProfile, err := startCPUProfile(o.cpuProfile)

@@ -74,8 +74,8 @@ func sweepResult(t *testing.T) *report.Result {
 	}
 	m := sysmon.Machine{Hostname: "bench1", OS: "linux", Arch: "amd64", Kernel: "6.1.0", CPUs: 2, CPUModel: "Test CPU",
 		MemoryBytes: 8 << 30, GoVersion: "go1.26.8"}
-	r := &report.Result{Schema: report.SchemaVersion, Tool: report.Tool{Name: "objbench", Version: "v0.9.0"},
-		RunID: "20250304-102030-abc123", Started: t0, Finished: at(7.5), Machine: m,
+	r := &report.Result{RunInfo: report.RunInfo{Schema: report.SchemaVersion, Tool: report.Tool{Name: "objbench", Version: "v0.9.0"},
+		RunID: "20250304-102030-abc123", Started: t0, Finished: at(7.5)}, Machine: m,
 		Target: report.Target{Kind: "s3", Embedded: true, Bucket: "objbench"}, Steps: steps}
 	r.System = report.NewSystem(sysmon.Timeline{Interval: 1, Samples: samples}, steps, m, sysmon.Target{Kind: "s3", Embedded: true})
 	for i := range r.Steps { // totals as a reader sees them: recomputed from the seconds
