@@ -29,7 +29,9 @@ func TestSaturateFindsTheKnee(t *testing.T) {
 	code, stdout, stderr := execute(t, nil,
 		"saturate", "get", "--endpoint-url", srv.Endpoint(), "--bucket", srv.Bucket(), "--max-workers", "4", "--size", "1KiB",
 		"--objects", "8", "--start-rate", "50/s", "--factor", "2", "--max-rate", "1600/s", "--step", "1s", "--slo", "p99<60ms",
-		"--max-time", "20s", "--out", out)
+		// 20%: a loaded or race-instrumented client is itself late for a few
+		// slots at half capacity; at twice capacity half the slots drop.
+		"--max-error-ratio", "0.2", "--max-time", "20s", "--out", out)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
