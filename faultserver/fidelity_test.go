@@ -37,9 +37,9 @@ func delayRunWithinBounds(t *testing.T, attempt int) bool {
 		Base: 2 * time.Millisecond, Jitter: 8 * time.Millisecond,
 		Tail: []faultserver.Tail{{Fraction: 0.02, At: 50 * time.Millisecond}, {Fraction: 0.005, At: 100 * time.Millisecond}},
 	}})
-	step := runMain(t, srv, st, mainSpec(getStream(2, workload.Bounds{Ops: 1200, Duration: 10 * time.Second}, 1024)), 5*time.Second)
+	step := runMain(t, srv, st, faultserver.Spec(getStream(2, workload.Bounds{Ops: 1200, Duration: 10 * time.Second}, 1024)), 5*time.Second)
 	get := opTotal(t, step, "GET")
-	events := settled(t, srv, http.MethodGet, get.Ops)
+	events := srv.Events()
 	// The truth is the server's own time per request: the delay as its
 	// timers realized it (they overshoot the planned one by up to ~1 ms)
 	// plus S3 processing. The planned delays are logged beside it.
@@ -88,14 +88,14 @@ func TestEveryOpAccountedUnderFaults(t *testing.T) {
 				s.Objects.Count = 0
 			}
 			s.Data.Verify = c.verify
-			sp := mainSpec(s)
+			sp := faultserver.Spec(s)
 			if len(sp.Stages) > 1 {
 				sp.Stages[0].Streams[0].Data.Verify = false
 			}
 			step := runMain(t, srv, st, sp, 5*time.Second)
 			method := map[string]string{"get": http.MethodGet, "put": http.MethodPut}[c.op]
 			tot := opTotal(t, step, strings.ToUpper(c.op))
-			checkAccounting(t, tot, settled(t, srv, method, tot.Ops), method, c.verify)
+			checkAccounting(t, tot, srv.Events(), method, c.verify)
 		})
 	}
 }
@@ -144,14 +144,14 @@ func TestThroughputMatchesServerBytes(t *testing.T) {
 	srv, st := startServer(t, faultserver.Config{Seed: 4, Delay: faultserver.Delay{Base: time.Millisecond, Jitter: time.Millisecond}})
 	s := workload.Stream{Name: "p", Mix: []workload.OpWeight{{Op: "put", Weight: 1}}, Concurrency: []int{4},
 		Bounds: workload.Bounds{Duration: 3 * time.Second}, Size: 64 << 10}
-	step := runMain(t, srv, st, mainSpec(s), 5*time.Second)
+	step := runMain(t, srv, st, faultserver.Spec(s), 5*time.Second)
 	put := opTotal(t, step, "PUT")
 	win := step.Streams[0].Window
 	from := step.Start.Add(time.Duration(win.Start * float64(time.Second)))
 	to := step.Start.Add(time.Duration(win.End * float64(time.Second)))
 	var inside float64
 	var whole int64
-	for _, e := range settled(t, srv, http.MethodPut, put.Ops) {
+	for _, e := range srv.Events() {
 		if e.Method != http.MethodPut || e.Bytes == 0 {
 			continue
 		}
@@ -193,7 +193,7 @@ func TestNothingHangsPastGrace(t *testing.T) {
 		SlowBody: 1 << 20})
 	const grace = 300 * time.Millisecond
 	begin := time.Now()
-	step := runMain(t, srv, st, mainSpec(getStream(4, workload.Bounds{Duration: 500 * time.Millisecond}, 16<<10)), grace)
+	step := runMain(t, srv, st, faultserver.Spec(getStream(4, workload.Bounds{Duration: 500 * time.Millisecond}, 16<<10)), grace)
 	took := time.Since(begin)
 	get := opTotal(t, step, "GET")
 	var errs int64
@@ -213,9 +213,9 @@ func TestNothingHangsPastGrace(t *testing.T) {
 // to send; the client's latency matches the server's record.
 func TestSlowBodyLatency(t *testing.T) {
 	srv, st := startServer(t, faultserver.Config{Seed: 6, SlowBody: 1 << 20})
-	step := runMain(t, srv, st, mainSpec(getStream(2, workload.Bounds{Ops: 40, Duration: 20 * time.Second}, 64<<10)), 5*time.Second)
+	step := runMain(t, srv, st, faultserver.Spec(getStream(2, workload.Bounds{Ops: 40, Duration: 20 * time.Second}, 64<<10)), 5*time.Second)
 	get := opTotal(t, step, "GET")
-	truth := servedHistogram(settled(t, srv, http.MethodGet, get.Ops), http.MethodGet)
+	truth := servedHistogram(srv.Events(), http.MethodGet)
 	if get.OK != 40 || truth.TotalCount() != 40 {
 		t.Fatalf("client %d ok, server %d whole GETs: want 40", get.OK, truth.TotalCount())
 	}
@@ -227,26 +227,4 @@ func TestSlowBodyLatency(t *testing.T) {
 		timingCheck(t)("client p50 %d µs, server %d µs", get.Latency.P50, truth.ValueAtQuantile(50))
 	}
 	t.Logf("slow body: client p50 %d µs, server %d µs", get.Latency.P50, truth.ValueAtQuantile(50))
-}
-
-// settled returns the server's log once it holds at least n requests of
-// method. The server logs a request when its handler returns, which can be
-// just after the client has read the last byte; so wait for the condition,
-// with a deadline, instead of reading the log at once.
-func settled(t *testing.T, srv *faultserver.Server, method string, n int64) []faultserver.Event {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		events := srv.Events()
-		var got int64
-		for _, e := range events {
-			if e.Method == method {
-				got++
-			}
-		}
-		if got >= n || time.Now().After(deadline) {
-			return events
-		}
-		time.Sleep(5 * time.Millisecond) // polling a condition, not synchronising on time
-	}
 }

@@ -39,43 +39,19 @@ func startServer(t *testing.T, cfg faultserver.Config) (*faultserver.Server, *s3
 	return srv, st
 }
 
-// mainSpec prepares objects (unless the op is put) and runs main once.
-func mainSpec(main workload.Stream) workload.Spec {
-	var stages []workload.Stage
-	if main.Objects.Count > 0 {
-		prep := main
-		prep.Name, prep.Mix, prep.Rate, prep.Bounds = "prepare", nil, nil, workload.Bounds{}
-		stages = append(stages, workload.Stage{Name: "prepare", Kind: workload.KindPrepare, Streams: []workload.Stream{prep}})
-	}
-	return workload.Spec{Stages: append(stages,
-		workload.Stage{Name: "main", Kind: workload.KindMain, Streams: []workload.Stream{main}})}
-}
-
-// runMain runs sp against srv; the server's log and stall clock restart
-// when the main step begins, so events and stalls are the main step's.
+// runMain measures sp against srv (see faultserver.Measure).
 func runMain(t *testing.T, srv *faultserver.Server, st *s3.Store, sp workload.Spec, grace time.Duration) loadgen.StepResult {
 	t.Helper()
 	blk, err := payload.NewBlock(1<<20, 7, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := loadgen.Run(context.Background(), loadgen.Config{Store: st, Spec: sp, Namespace: ns, Block: blk, Seed: 11,
-		Grace: grace, OnStep: func(stage workload.Stage, _ int) {
-			if stage.Kind == workload.KindMain {
-				srv.ResetLog()
-				srv.SetOrigin(time.Now())
-			}
-		}})
+	step, err := faultserver.Measure(context.Background(), srv, loadgen.Config{Store: st, Spec: sp, Namespace: ns, Block: blk,
+		Seed: 11, Grace: grace})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range out.Steps {
-		if s.Kind == workload.KindMain {
-			return s
-		}
-	}
-	t.Fatal("no main step")
-	return loadgen.StepResult{}
+	return step
 }
 
 func opTotal(t *testing.T, s loadgen.StepResult, op string) metrics.OpTotal {
@@ -107,20 +83,14 @@ func heldHistogram(events []faultserver.Event, method string) *hdr.Histogram {
 func comparePercentiles(t *testing.T, label string, got metrics.Percentiles, truth *hdr.Histogram, rel float64, abs time.Duration) bool {
 	t.Helper()
 	ok := true
-	for _, c := range []struct {
-		name string
-		q    float64
-		got  int64
-	}{{"p50", 50, got.P50}, {"p90", 90, got.P90}, {"p99", 99, got.P99}, {"p99.9", 99.9, got.P999}} {
-		want := truth.ValueAtQuantile(c.q)
-		d := c.got - want
-		tol := max(int64(rel*float64(want)), int64(abs/time.Microsecond))
+	for _, c := range faultserver.ComparePercentiles(got, truth, rel, abs) {
 		status := "ok"
-		if d < -tol || d > tol {
+		if !c.Within {
 			status, ok = "OUT OF BOUNDS", false
 		}
-		t.Logf("%s %-5s truth %8.3f ms measured %8.3f ms error %+7.3f ms (%+.2f%%, bound ±%.3f ms) %s", label, c.name,
-			float64(want)/1e3, float64(c.got)/1e3, float64(d)/1e3, 100*float64(d)/float64(max(want, 1)), float64(tol)/1e3, status)
+		d := c.Got - c.Truth
+		t.Logf("%s %-5s truth %8.3f ms measured %8.3f ms error %+7.3f ms (%+.2f%%, bound ±%.3f ms) %s", label, c.Name,
+			float64(c.Truth)/1e3, float64(c.Got)/1e3, float64(d)/1e3, 100*float64(d)/float64(max(c.Truth, 1)), float64(c.Tolerance)/1e3, status)
 	}
 	return ok
 }

@@ -70,6 +70,7 @@ type Server struct {
 	events []Event
 	counts [numFaults]int64
 	total  int64
+	logged chan struct{} // closed (and replaced) whenever a request is logged
 }
 
 // Start serves cfg on a free port of 127.0.0.1 until Close. Stall windows
@@ -82,7 +83,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	if cfg.MaxEvents <= 0 {
 		cfg.MaxEvents = 1 << 20
 	}
-	s := &Server{cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, 0x5eed))}
+	s := &Server{cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, 0x5eed)), logged: make(chan struct{})}
 	var next http.Handler
 	if cfg.Null {
 		next = newNullHandler()
@@ -178,7 +179,32 @@ func (s *Server) record(e Event) {
 	if len(s.events) < s.cfg.MaxEvents {
 		s.events = append(s.events, e)
 	}
+	close(s.logged)
+	s.logged = make(chan struct{})
 	s.mu.Unlock()
+}
+
+// awaitLogged waits until at least n requests have been logged since the
+// last ResetLog, or limit passes. A request is logged when its handler
+// returns, which can be just after the client has read its last byte.
+func (s *Server) awaitLogged(ctx context.Context, n int64, limit time.Duration) {
+	t := time.NewTimer(limit)
+	defer t.Stop()
+	for {
+		s.mu.Lock()
+		total, logged := s.total, s.logged
+		s.mu.Unlock()
+		if total >= n {
+			return
+		}
+		select {
+		case <-logged:
+		case <-t.C:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
 }
 
 // plan is the random part of one request's treatment.

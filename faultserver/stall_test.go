@@ -24,9 +24,9 @@ func stallServer(t *testing.T) (*faultserver.Server, func(workload.Stream) (get 
 	t.Helper()
 	srv, st := startServer(t, faultserver.Config{Seed: 3, Delay: faultserver.Delay{Base: time.Millisecond}, Stall: stall})
 	return srv, func(s workload.Stream) workloadTotals {
-		step := runMain(t, srv, st, mainSpec(s), 5*time.Second)
+		step := runMain(t, srv, st, faultserver.Spec(s), 5*time.Second)
 		get := opTotal(t, step, "GET")
-		return workloadTotals{get: get, events: settled(t, srv, http.MethodGet, get.Ops)}
+		return workloadTotals{get: get, events: srv.Events()}
 	}
 }
 
