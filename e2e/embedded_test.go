@@ -81,7 +81,7 @@ func TestFileTargetMeasuresAndCleansOnlyItsOwnFiles(t *testing.T) {
 	for _, op := range []string{"put", "get", "stat", "delete", "list"} {
 		out := filepath.Join(dir, op+".json")
 		objbench(t, dir, nil, op, "--target", "file://"+data, "--ops", "60", "--size", "8KiB",
-			"--objects", "30", "--concurrency", "1,3", "--fsync", "--out", out).mustSucceed(t)
+			"--objects", "30", "--concurrency", "1,3", "--fsync", "per-file", "--out", out).mustSucceed(t)
 		ops, ok, bytes := mainOps(readResult(t, out), strings.ToUpper(op))
 		if ok != 120 && !(op == "delete" && ok == 60) {
 			t.Errorf("%s: %d ok of %d ops; want 60 per step", op, ok, ops)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/objbench/objbench/corpus"
 	"github.com/objbench/objbench/metrics"
 	"github.com/objbench/objbench/storage"
 	"github.com/objbench/objbench/workload"
@@ -14,17 +15,29 @@ import (
 // is nothing to write.
 func (r *runState) prepareStream(ctx context.Context, s *streamRun, sp workload.Stream) (*streamRun, error) {
 	ks := sp.Objects
-	if ks.Existing || (ks.Index == nil && ks.Count == 0) {
+	if ks.Existing || (ks.Index == nil && ks.Count == 0 && ks.Source == "") {
 		return nil, nil
 	}
 	space, err := r.space(ctx, sp, ks, sp.Sizes())
 	if err != nil {
 		return nil, err
 	}
-	r.wrote(space, sp.Data.Compress, sp.Sizes())
-	if ks.Index != nil {
+	switch {
+	case ks.Source != "":
+		items, err := corpus.Load(ctx, ks.Source, ks.Count)
+		if err != nil {
+			return nil, fmt.Errorf("stream %s: %w", sp.Name, err)
+		}
+		r.wrote(space, sp.Data.Compress, corpusSizes(items))
+		store, pool := space.stores[0], space.pool
+		s.fixed = fixedWork{n: int64(len(items)), at: func(_ *worker, i int64) task {
+			return task{op: metrics.OpPut, store: store, key: space.prefix + items[i].Name, size: items[i].Size, src: &items[i], pool: pool}
+		}}
+	case ks.Index != nil:
+		r.wrote(space, sp.Data.Compress, sp.Sizes())
 		s.fixed = space.enumerate(metrics.OpPut)
-	} else {
+	default:
+		r.wrote(space, sp.Data.Compress, sp.Sizes())
 		keys, store, pool := space.pool.plan(ks.Count), space.stores[0], space.pool
 		s.fixed = fixedWork{n: int64(len(keys)), at: func(w *worker, i int64) task {
 			return task{op: metrics.OpPut, store: store, key: keys[i], size: w.prepSize(), seed: keySeed(keys[i]), pool: pool}
@@ -36,6 +49,18 @@ func (r *runState) prepareStream(ctx context.Context, s *streamRun, sp workload.
 		return nil, nil
 	}
 	return s, nil
+}
+
+// corpusSizes is the size range of a corpus's items.
+func corpusSizes(items []corpus.Item) workload.Selector {
+	lo, hi := items[0].Size, items[0].Size
+	for _, it := range items {
+		lo, hi = min(lo, it.Size), max(hi, it.Size)
+	}
+	if lo == hi {
+		return workload.Const(lo)
+	}
+	return workload.Selector{Kind: workload.SelUniform, Min: lo, Max: hi}
 }
 
 // mainStream resolves each op of the mix to its key space.

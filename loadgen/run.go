@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -60,9 +61,12 @@ type StepResult struct {
 	Kind  workload.StageKind `json:"kind"`
 	Step  int                `json:"step"`
 	// Sweep names the step's swept values other than concurrency.
-	Sweep   string         `json:"sweep,omitempty"`
-	Start   time.Time      `json:"start"`
-	Elapsed time.Duration  `json:"elapsed_ns"`
+	Sweep   string        `json:"sweep,omitempty"`
+	Start   time.Time     `json:"start"`
+	Elapsed time.Duration `json:"elapsed_ns"`
+	// Synced is the part of Elapsed spent flushing the file system after
+	// the ops (fsync at-end).
+	Synced  time.Duration  `json:"synced_ns,omitempty"`
 	Streams []StreamResult `json:"streams"`
 	// The process's CPU time during the step and, for network stores,
 	// connections dialed vs requests sent.
@@ -275,12 +279,28 @@ func (r *runState) measure(ctx context.Context, st workload.Stage, i int, runs [
 	if err := errors.Join(errs...); err != nil {
 		return res, err
 	}
+	if slices.ContainsFunc(st.Streams, func(s workload.Stream) bool { return s.SyncAtEnd }) && st.Kind != workload.KindCleanup {
+		t0 := time.Now()
+		if err := r.syncStores(ctx); err != nil {
+			return res, err
+		}
+		res.Synced = time.Since(t0)
+	}
 	res.Elapsed = time.Since(res.Start)
 	res.Streams = results
 	u1, s1 := cpuTimes()
 	d1, q1 := r.connStats()
 	res.CPUUser, res.CPUSys, res.ConnsDialed, res.Requests = u1-u0, s1-s0, d1-d0, q1-q0
 	return res, nil
+}
+
+// syncStores flushes the stores that can be (file systems) at the end of a
+// step whose streams sync at end.
+func (r *runState) syncStores(ctx context.Context) error {
+	if s, ok := r.cfg.Store.(storage.Syncer); ok {
+		return s.Sync(ctx)
+	}
+	return nil
 }
 
 func connStats(s storage.Store) (dialed, requests uint64) {

@@ -48,7 +48,7 @@ func (r *runState) space(ctx context.Context, s workload.Stream, ks workload.Key
 		sp.stores = append(sp.stores, st)
 	}
 	if ks.Index == nil && len(sp.stores) == 1 {
-		p, err := r.pool(ctx, sp.stores[0], sp.buckets[0], sp.prefix, ks.Existing, sizes)
+		p, err := r.pool(ctx, sp.stores[0], sp.buckets[0], sp.prefix, ks, sizes)
 		if err != nil {
 			return nil, err
 		}
@@ -59,16 +59,16 @@ func (r *runState) space(ctx context.Context, s workload.Stream, ks workload.Key
 
 // pool returns the key pool under prefix in bucket, listing existing
 // objects the first time one is used.
-func (r *runState) pool(ctx context.Context, st storage.Store, bucket, prefix string, existing bool, sizes workload.Selector) (*keyPool, error) {
+func (r *runState) pool(ctx context.Context, st storage.Store, bucket, prefix string, ks workload.KeySpace, sizes workload.Selector) (*keyPool, error) {
 	k := bucket + "\x00" + prefix
 	if p, ok := r.pools[k]; ok {
 		return p, nil
 	}
 	p := newKeyPool(prefix, sizes.Min)
-	if sizes.Kind != workload.SelConst {
+	if sizes.Kind != workload.SelConst || ks.Source != "" {
 		p.sizes = []int64{} // sizes vary: remember each object's
 	}
-	if existing {
+	if ks.Existing {
 		p.sizes = []int64{}
 		err := st.List(ctx, prefix, func(o storage.ObjectInfo) error {
 			p.live, p.sizes = append(p.live, o.Key), append(p.sizes, o.Size)

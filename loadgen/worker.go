@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/objbench/objbench/corpus"
 	"github.com/objbench/objbench/metrics"
 	"github.com/objbench/objbench/payload"
 	"github.com/objbench/objbench/storage"
@@ -38,6 +39,7 @@ type task struct {
 	seed  uint64 // payload position: a function of the key
 	pool  *keyPool
 	check *payload.Verifier // for reads of the op's space
+	src   *corpus.Item      // PUT: the bytes to write, instead of generated ones
 }
 
 func newWorker(s *streamRun, id int) *worker {
@@ -191,8 +193,19 @@ func (w *worker) run(t task) {
 	var n int64
 	switch t.op {
 	case metrics.OpPut:
-		w.body.Reset(t.seed, t.size)
-		_, err = t.store.Put(ctx, t.key, w.body, t.size, storage.PutOptions{Trace: &w.trace, Fsync: s.fsync})
+		var body io.Reader = w.body
+		if t.src != nil {
+			rc, oerr := t.src.Open()
+			if oerr != nil {
+				err = oerr
+				break
+			}
+			defer rc.Close()
+			body = rc
+		} else {
+			w.body.Reset(t.seed, t.size)
+		}
+		_, err = t.store.Put(ctx, t.key, body, t.size, storage.PutOptions{Trace: &w.trace, Fsync: s.fsync})
 		if err == nil {
 			n = t.size
 		}

@@ -174,6 +174,9 @@ func writeStepLine(w io.Writer, s *loadgen.StepResult) {
 	if s.Requests > 0 {
 		line += fmt.Sprintf("; %d new connections for %d requests", s.ConnsDialed, s.Requests)
 	}
+	if s.Synced > 0 {
+		line += fmt.Sprintf("; then the file system sync (--fsync at-end) took %.3f s of the step", s.Synced.Seconds())
+	}
 	fmt.Fprintln(w, line)
 }
 

@@ -103,6 +103,12 @@ type BucketManager interface {
 	BucketExists(ctx context.Context) (bool, error)
 }
 
+// Syncer is implemented by stores that can flush everything written to them
+// to stable storage at once (a file system's syncfs): fsync "at end".
+type Syncer interface {
+	Sync(ctx context.Context) error
+}
+
 // ConnCounter is implemented by network stores that count transport connections.
 type ConnCounter interface {
 	// ConnStats returns how many connections were dialed and how many

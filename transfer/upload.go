@@ -1,6 +1,7 @@
 package transfer
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -18,12 +19,16 @@ const abortTimeout = 30 * time.Second
 
 // source hands out the bytes of one object to upload, a section at a time.
 type source struct {
-	file  *os.File // nil: generated
+	file  *os.File      // nil: generated or in memory
+	mem   *bytes.Reader // the item's Data
 	block *payload.Block
 	seed  uint64
 }
 
 func (r *runner) openSource(it Item) (*source, error) {
+	if it.Data != nil {
+		return &source{mem: bytes.NewReader(it.Data)}, nil
+	}
 	if it.Path == "" {
 		return &source{block: r.block, seed: it.Seed}, nil
 	}
@@ -46,6 +51,9 @@ func (r *runner) openSource(it Item) (*source, error) {
 func (s *source) section(off, size int64) io.Reader {
 	if s.file != nil {
 		return io.NewSectionReader(s.file, off, size)
+	}
+	if s.mem != nil {
+		return io.NewSectionReader(s.mem, off, size)
 	}
 	pr := payload.NewReader(s.block)
 	pr.ResetAt(s.seed, off, size)

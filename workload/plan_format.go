@@ -40,6 +40,13 @@ func describeObjects(ks KeySpace) string {
 	case ks.Existing:
 		return fmt.Sprintf("%s under %q (listed, only read)", where, prefix)
 	}
+	if ks.Source != "" {
+		most := "every object"
+		if ks.Count > 0 {
+			most = fmt.Sprintf("up to %d objects", ks.Count)
+		}
+		return fmt.Sprintf("%s, a pool under %s: %s of %s", where, prefix, most, ks.Source)
+	}
 	if ks.Count == 0 {
 		return fmt.Sprintf("%s, a pool under %s (filled by writes)", where, prefix)
 	}

@@ -85,7 +85,7 @@ func markWrites(seen map[string]*written, kind StageKind, s Stream) {
 	}
 	switch kind {
 	case KindPrepare:
-		if s.Objects.Index != nil || s.Objects.Count > 0 {
+		if s.Objects.Index != nil || s.Objects.Count > 0 || s.Objects.Source != "" {
 			mark(s.Objects)
 		}
 	case KindMain:

@@ -110,8 +110,12 @@ type Stream struct {
 	RangeSize int64     `json:"range_size_bytes,omitempty"` // GET reads this many bytes at a random offset
 	// PartSize splits multipart uploads (0: DefaultPartSize).
 	PartSize int64 `json:"part_size_bytes,omitempty"`
-	Fsync    bool  `json:"fsync,omitempty"`
-	Data     Data  `json:"data,omitzero"`
+	// Fsync: file stores flush each file before its PUT returns;
+	// SyncAtEnd: the file system is flushed once when the step's ops are
+	// done, inside the step's time (FsyncMode names both).
+	Fsync     bool `json:"fsync,omitempty"`
+	SyncAtEnd bool `json:"sync_at_end,omitempty"`
+	Data      Data `json:"data,omitzero"`
 	// Sweep holds per-step values of fields other than concurrency.
 	Sweep *Sweep `json:"sweep,omitempty"`
 	// Storage overrides the workload's storage for this stream (COSBench
@@ -156,6 +160,11 @@ type KeySpace struct {
 	// listing, relative to the store root) instead of preparing any.
 	// They are only ever read, never overwritten or deleted.
 	Existing bool `json:"existing,omitempty"`
+	// Source, when set, is a real corpus that prepare uploads instead of
+	// generated objects: dir:PATH (every file of a tree) or git:PATH (every
+	// blob of a repository); Count is then the most objects taken (0: all).
+	// Keys are Prefix + the file's relative path or the blob's id.
+	Source string `json:"source,omitempty"`
 	// Buckets the objects live in; empty means the target's bucket.
 	Buckets []string `json:"buckets,omitempty"`
 	// BucketPick chooses a bucket by position (1-based) for each op of a

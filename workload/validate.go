@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/objbench/objbench/corpus"
 )
 
 // MinPartSize is S3's smallest part of a multipart upload (but the last).
@@ -147,6 +149,9 @@ func (s Stream) validateMix(p *problems, where string) {
 				p.add(at, where, "operation %s: size: %v", m.Op, err)
 			}
 		}
+		if s.Data.Verify && ks.Source != "" && opNeedsObjects(m.Op) {
+			p.add(at, where, "verify: objects from %s are not generated, so a read cannot know which bytes to expect", ks.Source)
+		}
 		if s.Data.Verify && ks.Existing && opNeedsObjects(m.Op) {
 			p.add(at, where, "verify: objects under %q were not written by this run, so there is nothing to compare with", ks.Prefix)
 		}
@@ -215,6 +220,14 @@ func (k KeySpace) validate(p *problems, at Pos, where string) {
 	bad := func(format string, a ...any) { p.add(at, where, format, a...) }
 	if k.Count < 0 {
 		bad("object count %d is negative", k.Count)
+	}
+	if k.Source != "" {
+		if err := corpus.CheckSource(k.Source); err != nil {
+			bad("source: %v", err)
+		}
+		if k.Index != nil || k.Existing || len(k.Buckets) > 1 {
+			bad("source %s fills a pool of objects in one bucket: no index, existing or several buckets with it", k.Source)
+		}
 	}
 	if k.Index != nil {
 		if err := k.Index.check(); err != nil {

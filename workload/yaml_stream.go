@@ -12,7 +12,7 @@ import (
 var (
 	streamFields = []string{"name", "ops", "concurrency", "workers", "duration", "total_ops", "total_bytes",
 		"objects", "size", "range_size", "part_size", "compress", "verify", "fsync", "rate", "ramp", "arrival"}
-	objectFields = []string{"buckets", "bucket_pick", "prefix", "suffix", "index", "count", "existing"}
+	objectFields = []string{"buckets", "bucket_pick", "prefix", "suffix", "index", "count", "existing", "source"}
 	opFields     = []string{"ratio", "objects", "size"}
 )
 
@@ -38,7 +38,9 @@ func (d *ydec) stream(n *yaml.Node, f map[string]*yaml.Node) Stream {
 		s.Data.Verify, _ = one(d, v, "verify", parseBool)
 	}
 	if v, ok := f["fsync"]; ok {
-		s.Fsync, _ = one(d, v, "fsync", parseBool)
+		if m, ok := one(d, v, "fsync", ParseFsync); ok {
+			s.Fsync, s.SyncAtEnd = m.PerFile(), m == FsyncAtEnd
+		}
 	}
 	if v, ok := f["part_size"]; ok {
 		s.PartSize, _ = one(d, v, "part_size", ParseSize)
@@ -265,6 +267,9 @@ func (d *ydec) objects(n *yaml.Node) (ks KeySpace) {
 	}
 	if v, ok := f["existing"]; ok {
 		ks.Existing, _ = one(d, v, "existing", parseBool)
+	}
+	if v, ok := f["source"]; ok {
+		ks.Source, _ = d.scalar(v, "source")
 	}
 	return ks
 }

@@ -145,3 +145,45 @@ stages:
 		t.Errorf("policy %+v, data %+v", s.OnError, s.Streams[0].Data)
 	}
 }
+
+func TestYAMLCorpusSourceAndFsyncModes(t *testing.T) {
+	sp := decodeOK(t, "mail.yaml", `name: mail
+stages:
+  - kind: prepare
+    concurrency: 4
+    fsync: at-end
+    objects: {prefix: mail/, source: "git:/srv/inbox/0.git", count: 1000}
+  - kind: main
+    total_ops: 100
+    fsync: per-file
+    ops: {read: 80, write: 10, delete: 10}
+    objects: {prefix: mail/}
+    size: 4KiB
+`)
+	prep, main := sp.Stages[0].Streams[0], sp.Stages[1].Streams[0]
+	if prep.Objects.Source != "git:/srv/inbox/0.git" || prep.Objects.Count != 1000 || !prep.SyncAtEnd || prep.Fsync {
+		t.Errorf("prepare stream: %+v", prep)
+	}
+	if !main.Fsync || main.SyncAtEnd || workload.FsyncOf(main) != workload.FsyncPerFile {
+		t.Errorf("main stream fsync %v, at end %v", main.Fsync, main.SyncAtEnd)
+	}
+
+	_, _, err := workload.Decode("bad.yaml", []byte(`name: bad
+stages:
+  - kind: prepare
+    objects: {prefix: a/, source: "tar:/x"}
+  - kind: prepare
+    objects: {prefix: b/, source: "dir:/x", index: "r(1,5)"}
+  - kind: main
+    total_ops: 10
+    verify: true
+    fsync: sometimes
+    ops: {read: 100}
+    objects: {prefix: c/, source: "dir:/y"}
+`))
+	for _, want := range []string{"bad.yaml:3", "tar:/x", "bad.yaml:5", "no index", "fsync", "sometimes", "verify: objects from dir:/y"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("problems do not mention %q:\n%v", want, err)
+		}
+	}
+}

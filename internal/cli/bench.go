@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/objbench/objbench/corpus"
 	"github.com/objbench/objbench/workload"
 )
 
@@ -25,7 +27,8 @@ type benchOptions struct {
 	noCleanup   bool
 	rangeSize   string
 	mix         string
-	fsync       bool
+	fsync       string
+	corpus      corpusFlags
 	out         string
 	csv         string
 	html        string
@@ -58,7 +61,11 @@ func (o *benchOptions) register(f *pflag.FlagSet, op string) {
 	f.BoolVar(&o.noPrepare, "no-prepare", false, "do not write objects first; read those under --prefix")
 	f.BoolVar(&o.noCleanup, "no-cleanup", false, "keep the objects this run wrote (under objbench/RUN-ID/)")
 	f.StringVar(&o.rangeSize, "range-size", "", "GET reads this many bytes at a random offset (ranged GET)")
-	f.BoolVar(&o.fsync, "fsync", false, "file targets: fsync each file after writing it")
+	f.StringVar(&o.fsync, "fsync", "none", "file targets: none (page cache), per-file (fsync each file before its PUT returns) or at-end (one syncfs after each step, in its time)")
+	if op != "put" {
+		o.corpus.register(f, "prepare")
+		f.IntVar(&o.corpus.maxObjects, "max-objects", 0, "with --from-dir/--from-git: prepare at most this many objects (default: all)")
+	}
 	f.StringVarP(&o.out, "out", "o", "", "result file (default objbench-results/RUN-ID.json)")
 	f.StringVar(&o.csv, "csv", "", "also write the table as CSV to this file")
 	f.StringVar(&o.html, "html", "", "also write the report as one self-contained HTML page with charts")
@@ -80,6 +87,8 @@ func (o *benchOptions) register(f *pflag.FlagSet, op string) {
 
 // parsed holds the flag values that need parsing.
 type parsed struct {
+	fsync                  workload.FsyncMode
+	source                 string // --from-dir/--from-git as a key space source
 	size, bytes, rangeSize int64
 	conc                   []int
 	mix                    []workload.OpWeight
@@ -120,6 +129,12 @@ func (o *benchOptions) parse(op string) (parsed, error) {
 	if o.noPrepare && o.prefix == "" {
 		return p, usagef("--no-prepare needs --prefix: where the objects to read are")
 	}
+	if p.fsync, err = workload.ParseFsync(o.fsync); err != nil {
+		return p, usagef("--fsync %v", err)
+	}
+	if p.source, err = o.corpusSource(); err != nil {
+		return p, err
+	}
 	switch {
 	case op == "mixed" || op == "run":
 		p.mix, err = parseMix(o.mix)
@@ -130,6 +145,24 @@ func (o *benchOptions) parse(op string) (parsed, error) {
 		return p, usagef("--mix: %v", err)
 	}
 	return p, nil
+}
+
+// corpusSource is the key space source --from-dir or --from-git name.
+func (o *benchOptions) corpusSource() (string, error) {
+	src, err := o.corpus.source()
+	switch {
+	case err != nil:
+		return "", err
+	case src == "" && o.corpus.maxObjects > 0:
+		return "", usagef("--max-objects needs --from-dir or --from-git (generated objects: --objects)")
+	case src != "" && (o.noPrepare || o.objects > 0):
+		return "", usagef("--from-dir/--from-git prepare the objects: not with --no-prepare or --objects (use --max-objects)")
+	case src != "":
+		if err := corpus.Check(context.Background(), src); err != nil {
+			return "", usagef("%v", err)
+		}
+	}
+	return src, nil
 }
 
 // parseRates reads --rate (a comma list runs a step per rate), --arrival

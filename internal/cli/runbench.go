@@ -30,11 +30,14 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 	if errs := sp.Validate(); len(errs) > 0 {
 		return usageError{errors.Join(errs...)}
 	}
-	runID := newRunID()
-	out := o.out
-	if out == "" {
-		out = filepath.Join("objbench-results", runID+".json")
+	if len(o.target.targets) > 1 {
+		return runTargets(ctx, env, o, sp)
 	}
+	runID := newRunID()
+	if o.out == "" {
+		o.out = filepath.Join("objbench-results", runID+".json")
+	}
+	out := o.out
 	maxConc := 1
 	for _, st := range sp.Stages {
 		for _, s := range st.Streams {

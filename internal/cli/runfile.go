@@ -25,7 +25,7 @@ func (f *fileOptions) register(fs *pflag.FlagSet) {
 
 // shapeFlags are the flags that describe a workload; with a workload file
 // the file does, so giving one is a mistake worth stopping for.
-var shapeFlags = []string{"size", "concurrency", "duration", "ops", "bytes", "objects", "prefix", "no-prepare", "range-size", "mix", "fsync",
+var shapeFlags = []string{"size", "concurrency", "duration", "ops", "bytes", "objects", "prefix", "no-prepare", "range-size", "mix", "fsync", "from-dir", "from-git", "max-objects",
 	"rate", "arrival", "ramp", "max-workers"}
 
 // runWorkload runs `objbench run [FILE]`: the file's workload, or the

@@ -21,7 +21,11 @@ func buildSpec(op string, o *benchOptions, p parsed) workload.Spec {
 	}
 	main := workload.Stream{
 		Name: op, Mix: p.mix, Concurrency: p.conc, Bounds: bounds, Size: p.size, RangeSize: p.rangeSize,
-		Fsync: o.fsync, Objects: workload.KeySpace{Prefix: op + "/", Count: defaultObjects(op, o, p)}}
+		Fsync: p.fsync.PerFile(), SyncAtEnd: p.fsync == workload.FsyncAtEnd,
+		Objects: workload.KeySpace{Prefix: op + "/", Count: defaultObjects(op, o, p)}}
+	if p.source != "" {
+		main.Objects.Source, main.Objects.Count = p.source, o.corpus.maxObjects
+	}
 	if len(p.rates) > 0 {
 		main.Rate = &p.rates[0]
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -18,7 +19,8 @@ import (
 
 // targetOptions say where to measure: flags in the aws CLI's habits.
 type targetOptions struct {
-	target       string // file:///dir or s3://bucket
+	target       string   // file:///dir or s3://bucket: the first --target
+	targets      []string // every --target, in order (run and the op commands compare them)
 	endpoint     string
 	bucket       string
 	region       string
@@ -40,7 +42,8 @@ type targetOptions struct {
 }
 
 func (o *targetOptions) register(f *pflag.FlagSet) {
-	f.StringVar(&o.target, "target", "", "what to measure: s3://BUCKET or file:///DIR (default: --bucket at --endpoint-url, or the embedded server)")
+	f.Var((*targetList)(o), "target", "what to measure: s3://BUCKET or file:///DIR (default: --bucket at --endpoint-url, or the embedded server); "+
+		"repeated, run and the op commands run the workload on each in turn and compare them")
 	f.StringVar(&o.endpoint, "endpoint-url", "", "S3 endpoint URL, e.g. http://10.0.0.5:9000 (default: $AWS_ENDPOINT_URL; none and no --bucket: embedded server)")
 	f.StringVar(&o.bucket, "bucket", "", "S3 bucket to use")
 	f.StringVar(&o.region, "region", "", "region for signing (default: from --profile/env, else us-east-1)")
@@ -52,6 +55,27 @@ func (o *targetOptions) register(f *pflag.FlagSet) {
 	f.BoolVar(&o.createBucket, "create-bucket", false, "create --bucket if it does not exist")
 	f.StringVar(&o.httpClient, "http-client", "direct", "S3 HTTP client: direct (lean, same-goroutine HTTP/1.1) or std (Go's net/http Transport), to cross-check")
 	f.BoolVar(&o.direct, "direct", false, "file targets: open files with O_DIRECT (bypass the page cache)")
+}
+
+// targetList is the --target flag: it keeps every value, the first also as
+// the target.
+type targetList targetOptions
+
+func (l *targetList) String() string { return strings.Join(l.targets, ",") }
+func (l *targetList) Type() string   { return "URL" }
+func (l *targetList) Set(v string) error {
+	if len(l.targets) == 0 {
+		l.target = v
+	}
+	l.targets = append(l.targets, v)
+	return nil
+}
+
+// only returns a copy of the options that names target t alone.
+func (o *targetOptions) only(t string) targetOptions {
+	c := *o
+	c.target, c.targets = t, []string{t}
+	return c
 }
 
 // openedTarget is a ready store plus what the result file says about it.
@@ -68,6 +92,9 @@ type openedTarget struct {
 // open resolves the options to a store. With no endpoint, bucket or target
 // it starts the embedded server, whose lifetime ends with close.
 func (o *targetOptions) open(ctx context.Context, env Env, maxConns int, note func(string, ...any)) (*openedTarget, error) {
+	if len(o.targets) > 1 {
+		return nil, usagef("--target given %d times: this command measures one target (objbench run and the op commands compare several)", len(o.targets))
+	}
 	if o.target != "" {
 		u, err := url.Parse(o.target)
 		if err != nil || (u.Scheme != "file" && u.Scheme != "s3") {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/objbench/objbench/corpus"
 	"github.com/objbench/objbench/storage"
 	"github.com/objbench/objbench/transfer"
 	"github.com/objbench/objbench/workload"
@@ -23,6 +24,7 @@ type transferOptions struct {
 	force           bool
 	out             string
 	quiet           bool
+	corpus          corpusFlags
 }
 
 func newTransferCommand(env Env) *cobra.Command {
@@ -43,15 +45,35 @@ retried with backoff and counted; a failed multipart upload is aborted.
 Afterwards the prefix is listed: count and bytes must equal what was
 sent, or the run fails.
 
+Real corpora: --from-dir DIR uploads every file of a tree (a maildir),
+--from-git REPO every blob of a git repository (a public-inbox archive
+holds one email per blob; keys are the blob ids), read into memory first;
+then only DST is given. --max-objects N takes the first N objects of any
+source. Afterwards objbench get/stat --no-prepare --prefix PREFIX reads
+them back by listing.
+
 With no --endpoint-url (and no $AWS_ENDPOINT_URL) the embedded S3 server
 is used, so a gen: upload works out of the box; for AWS S3 pass its
 endpoint, e.g. --endpoint-url https://s3.eu-west-1.amazonaws.com --addressing virtual.`,
 		Example: `  objbench transfer gen:1GiB s3://objbench/big
   objbench transfer gen:2500x1MiB s3://b/small/ --endpoint-url http://10.0.0.5:9000
   objbench transfer ./data s3://b/files/ --part-size 16MiB --part-concurrency 8 --workers 4
-  objbench transfer s3://b/files/ null: --endpoint-url http://10.0.0.5:9000`,
-		Args: cobra.ExactArgs(2),
+  objbench transfer s3://b/files/ null: --endpoint-url http://10.0.0.5:9000
+  objbench transfer --from-git ~/lkml/git/0.git --max-objects 100000 s3://b/mail/`,
+		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			corpusSrc, err := o.corpus.source()
+			if err != nil {
+				return err
+			}
+			switch {
+			case corpusSrc != "" && len(args) != 1:
+				return usagef("with --from-dir or --from-git give only DST (s3://BUCKET/PREFIX/), not %q", args[0])
+			case corpusSrc != "":
+				return runTransfer(cmd.Context(), env, o, corpusSrc, args[0])
+			case len(args) != 2:
+				return usagef("transfer needs SRC and DST (or --from-dir/--from-git and DST)")
+			}
 			return runTransfer(cmd.Context(), env, o, args[0], args[1])
 		},
 	}
@@ -65,6 +87,8 @@ endpoint, e.g. --endpoint-url https://s3.eu-west-1.amazonaws.com --addressing vi
 	f.BoolVar(&o.force, "force", false, "download: replace local files that already exist")
 	f.StringVar(&o.out, "out", "", "write the result as JSON to this file")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress and notes")
+	o.corpus.register(f, "upload")
+	f.IntVar(&o.corpus.maxObjects, "max-objects", 0, "upload at most this many objects: the first ones of the source (default: all)")
 	return cmd
 }
 
@@ -126,9 +150,10 @@ func runTransfer(ctx context.Context, env Env, o *transferOptions, src, dst stri
 		if o.seed == 0 {
 			o.seed = randomSeed()
 		}
-		if plan, err = transfer.UploadPlan(src, prefix, o.seed); err != nil {
+		if plan, err = uploadPlan(ctx, src, prefix, o.seed, o.corpus.maxObjects); err != nil {
 			return usagef("%v", err)
 		}
+		plan.Limit(o.corpus.maxObjects)
 	}
 	st, closeStore, err := o.openBucket(ctx, env, bucket, notes(env, o.quiet))
 	if err != nil {
@@ -141,6 +166,18 @@ func runTransfer(ctx context.Context, env Env, o *transferOptions, src, dst stri
 		}
 	}
 	return o.execute(ctx, env, st, plan, opts, src, dst)
+}
+
+// uploadPlan plans an upload from a path, gen: or a corpus (dir:, git:).
+func uploadPlan(ctx context.Context, src, prefix string, seed uint64, maxObjects int) (*transfer.Plan, error) {
+	if corpus.CheckSource(src) != nil {
+		return transfer.UploadPlan(src, prefix, seed)
+	}
+	items, err := corpus.Load(ctx, src, maxObjects)
+	if err != nil {
+		return nil, err
+	}
+	return transfer.CorpusPlan(items, prefix), nil
 }
 
 // openBucket opens bucket at the endpoint of the flags, or in the embedded

@@ -1,8 +1,13 @@
 package cli_test
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/objbench/objbench/corpus"
+	"github.com/objbench/objbench/internal/testenv"
 )
 
 func TestTransferOutOfTheBox(t *testing.T) {
@@ -21,6 +26,50 @@ func TestTransferUsage(t *testing.T) {
 		{"transfer", "gen:0x1KiB", "s3://bkt/p"},
 		{"transfer", "gen:1KiB", "s3://bkt/p", "--target", "s3://bkt"},
 		{"transfer", "gen:1KiB", "s3://bkt/p", "--bucket", "other", "--endpoint-url", "http://127.0.0.1:1"},
+	} {
+		if code, _, errs := execute(t, nil, args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2 (%s)", args, code, errs)
+		}
+	}
+}
+
+func TestTransferCorpora(t *testing.T) {
+	emails := []string{"From: a\n\none\n", "From: b\n\ntwo, a little longer\n", "From: c\n\nthree\n", "From: d\n\nfour\n"}
+	repo := testenv.GitRepo(t, emails)
+	// Blobs are taken in id order, so which three is not the commit order:
+	// count and bytes of the first three blob ids.
+	items, err := corpus.FromGit(context.Background(), repo, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("verified: 3 objects, %d bytes", corpus.Bytes(items))
+	code, out, errs := execute(t, nil, "transfer", "--from-git", repo, "--max-objects", "3", "s3://mail/inbox/", "-q")
+	if code != 0 || !strings.Contains(out, want) {
+		t.Fatalf("--from-git: exit %d, want %q\n%s\n%s", code, want, out, errs)
+	}
+
+	dir := t.TempDir()
+	all, files := 0, map[string]string{}
+	for i, e := range emails {
+		files[fmt.Sprintf("cur/%d.eml", i)] = e
+		all += len(e)
+	}
+	writeFiles(t, dir, files)
+	code, out, errs = execute(t, nil, "transfer", "--from-dir", dir, "s3://mail/maildir/", "-q")
+	if want := fmt.Sprintf("verified: %d objects, %d bytes", len(emails), all); code != 0 || !strings.Contains(out, want) {
+		t.Fatalf("--from-dir: exit %d, want %q\n%s\n%s", code, want, out, errs)
+	}
+}
+
+func TestTransferCorpusUsage(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"transfer", "--from-dir", dir, "--from-git", dir, "s3://b/p/"},
+		{"transfer", "--from-dir", dir, "gen:1KiB", "s3://b/p/"},
+		{"transfer", "--from-dir", dir, "s3://b/p/"}, // an empty tree
+		{"transfer", "--from-git", dir, "s3://b/p/"}, // no repository
+		{"transfer", "gen:1KiB", "s3://b/p/", "--max-objects", "-1"},
+		{"transfer", "s3://b/p/"},
 	} {
 		if code, _, errs := execute(t, nil, args...); code != 2 {
 			t.Errorf("%v: exit %d, want 2 (%s)", args, code, errs)

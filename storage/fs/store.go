@@ -123,6 +123,18 @@ func (s *Store) flags() int {
 	return 0
 }
 
+// Sync flushes every file written under the root to stable storage: one
+// syncfs of the file system that holds it (fsync "at end").
+func (s *Store) Sync(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := syncfs(s.root); err != nil {
+		return fmt.Errorf("sync %s: %w", s.root, err)
+	}
+	return nil
+}
+
 // Put writes size bytes from body to the key's file (all of body if size < 0).
 func (s *Store) Put(ctx context.Context, key string, body io.Reader, size int64, o storage.PutOptions) (storage.ObjectInfo, error) {
 	if err := ctx.Err(); err != nil {

@@ -4,6 +4,7 @@ package fs
 
 import (
 	"errors"
+	"os"
 	"runtime"
 )
 
@@ -11,4 +12,15 @@ const oDirect = 0
 
 func directSupported() error {
 	return errors.New("O_DIRECT is not supported on " + runtime.GOOS + " yet")
+}
+
+// syncfs flushes what was written under dir; without syncfs(2), a sync of
+// the directory is the best portable approximation.
+func syncfs(dir string) error {
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
 }

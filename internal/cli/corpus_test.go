@@ -1,0 +1,104 @@
+package cli_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/objbench/objbench/corpus"
+	"github.com/objbench/objbench/internal/testenv"
+	"github.com/objbench/objbench/report"
+)
+
+// totals sums a result's ops, successes and bytes of op in stage kind.
+func totals(res *report.Result, kind, op string) (ops, ok, bytes int64) {
+	for _, st := range res.Steps {
+		if string(st.Kind) != kind {
+			continue
+		}
+		for _, s := range st.Streams {
+			for _, t := range s.Totals {
+				if t.Op == op {
+					ops, ok, bytes = ops+t.Ops, ok+t.OK, bytes+t.Bytes
+				}
+			}
+		}
+	}
+	return
+}
+
+// TestGetAndDeleteOnARealCorpus: --from-git prepares the repository's
+// blobs (as they are) in the run's namespace, GET reads them by listing,
+// DELETE consumes exactly them.
+func TestGetAndDeleteOnARealCorpus(t *testing.T) {
+	emails := []string{"From: a\n\nshort\n", "From: b\n\n" + string(make([]byte, 9000)) + "\n", "From: c\n\nthird\n", "From: d\n\nfourth one\n", "From: e\n\nfifth\n"}
+	repo := testenv.GitRepo(t, emails)
+	items, err := corpus.FromGit(context.Background(), repo, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := corpus.Bytes(items)
+
+	out := filepath.Join(t.TempDir(), "g.json")
+	if code, _, errs := execute(t, nil, "get", "--from-git", repo, "--max-objects", "4", "--ops", "40", "-c", "2", "-q", "--out", out); code != 0 {
+		t.Fatalf("get --from-git: exit %d\n%s", code, errs)
+	}
+	res, err := report.Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ops, ok, bytes := totals(res, "prepare", "PUT"); ops != 4 || ok != 4 || bytes != want {
+		t.Errorf("prepare wrote %d objects (%d ok), %d bytes; want the 4 blobs, %d bytes", ops, ok, bytes, want)
+	}
+	if ops, ok, _ := totals(res, "main", "GET"); ops != 40 || ok != 40 {
+		t.Errorf("GET: %d of %d ok, want 40 of 40", ok, ops)
+	}
+	if res.Spec.Stages[0].Streams[0].Objects.Source != "git:"+repo {
+		t.Errorf("the result's spec does not name the corpus: %+v", res.Spec.Stages[0].Streams[0].Objects)
+	}
+
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"cur/1": "one", "cur/2": "two!", "new/3": "three", "new/x/4": "four4"})
+	out = filepath.Join(t.TempDir(), "d.json")
+	if code, _, errs := execute(t, nil, "delete", "--from-dir", dir, "-c", "2", "-q", "--out", out); code != 0 {
+		t.Fatalf("delete --from-dir: exit %d\n%s", code, errs)
+	}
+	if res, err = report.Read(out); err != nil {
+		t.Fatal(err)
+	}
+	if ops, ok, _ := totals(res, "main", "DELETE"); ops != 4 || ok != 4 {
+		t.Errorf("DELETE: %d of %d ok, want the tree's 4 files", ok, ops)
+	}
+}
+
+// writeFiles creates files (slash paths relative to dir) with their contents.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestCorpusFlagsUsage(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"get", "--from-dir", filepath.Join(dir, "missing")},         // no such tree
+		{"stat", "--from-git", dir},                                  // no repository
+		{"get", "--from-dir", dir, "--from-git", dir},                // both
+		{"get", "--max-objects", "3"},                                // no corpus
+		{"get", "--from-dir", dir, "--objects", "3"},                 // count twice
+		{"get", "--from-dir", dir, "--no-prepare", "--prefix", "p/"}, // nothing to prepare
+		{"put", "--from-dir", dir},                                   // PUT writes generated data
+	} {
+		if code, _, errs := execute(t, nil, args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2 (%s)", args, code, errs)
+		}
+	}
+}

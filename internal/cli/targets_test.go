@@ -1,0 +1,90 @@
+package cli_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/objbench/objbench/report"
+)
+
+// TestTargetsCompared runs one workload on two file targets, one flushing at
+// the end: a result file each, and one table with a row per target.
+func TestTargetsCompared(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	out := filepath.Join(t.TempDir(), "r.json")
+	code, stdout, errs := execute(t, nil, "put", "--target", "file://"+a, "--target", "file://"+b,
+		"--size", "8KiB", "--ops", "300", "-c", "2", "--fsync", "at-end", "-q", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	for i, dir := range []string{a, b} {
+		res, err := report.Read(strings.TrimSuffix(out, ".json") + "-" + string(rune('1'+i)) + ".json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Target.Root != dir {
+			t.Errorf("result %d measured %s, want %s", i+1, res.Target.Root, dir)
+		}
+		if ops, ok, bytes := totals(res, "main", "PUT"); ops != 300 || ok != 300 || bytes != 300*8192 {
+			t.Errorf("%s: %d of %d PUTs ok, %d bytes", dir, ok, ops, bytes)
+		}
+		main := res.Steps[0]
+		if main.Synced <= 0 || main.Synced > main.Elapsed {
+			t.Errorf("%s: --fsync at-end synced for %v of the step's %v", dir, main.Synced, main.Elapsed)
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+			t.Errorf("%s still holds %d entries after cleanup", dir, len(entries))
+		}
+	}
+	_, table, ok := strings.Cut(stdout, "Targets compared (2 of 2 ran)\n")
+	if !ok {
+		t.Fatalf("no comparison table:\n%s", stdout)
+	}
+	lines := strings.Split(strings.TrimSpace(table), "\n")
+	if len(lines) != 4 || !strings.Contains(lines[0], "TIME (s)") || !strings.Contains(lines[0], "KB/s") ||
+		!strings.Contains(lines[1], "file://"+a) || !strings.Contains(lines[2], "file://"+b) {
+		t.Errorf("comparison table:\n%s", table)
+	}
+	for _, l := range lines[1:3] {
+		if f := strings.Fields(l); len(f) < 6 || f[0] != "main" || f[1] != "PUT" || f[4] != "300" {
+			t.Errorf("row %q: want main PUT ... 300 ops", l)
+		}
+	}
+}
+
+func TestTargetsBadInputWritesNothing(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "r.json")
+	for _, args := range [][]string{
+		{"put", "--target", "file://" + t.TempDir(), "--target", "ftp://x", "--out", out},
+		{"put", "--target", "file://" + t.TempDir(), "--target", "file://" + t.TempDir(), "--fsync", "sometimes", "--out", out},
+		{"transfer", "gen:1KiB", "s3://b/p", "--target", "s3://b", "--target", "s3://c"},
+	} {
+		if code, _, errs := execute(t, nil, args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2 (%s)", args, code, errs)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("bad input left %d files in the output directory", len(entries))
+	}
+}
+
+// TestFsyncPerFileAndNone: both modes run, and neither syncs at the end.
+func TestFsyncPerFileAndNone(t *testing.T) {
+	for _, mode := range []string{"per-file", "none"} {
+		out := filepath.Join(t.TempDir(), "r.json")
+		if code, _, errs := execute(t, nil, "put", "--target", "file://"+t.TempDir(), "--size", "4KiB", "--ops", "50",
+			"--fsync", mode, "-q", "--out", out); code != 0 {
+			t.Fatalf("--fsync %s: exit %d\n%s", mode, code, errs)
+		}
+		res, err := report.Read(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := res.Spec.Stages[0].Streams[0]; s.Fsync != (mode == "per-file") || s.SyncAtEnd || res.Steps[0].Synced != 0 {
+			t.Errorf("--fsync %s: spec fsync %v, at end %v, synced %v", mode, s.Fsync, s.SyncAtEnd, res.Steps[0].Synced)
+		}
+	}
+}

@@ -1,0 +1,83 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"text/tabwriter"
+
+	"github.com/objbench/objbench/workload"
+)
+
+// Label names a result's target for people: file:///DIR, s3://BUCKET at
+// its endpoint, or the embedded server.
+func (t Target) Label() string {
+	switch {
+	case t.Kind == "fs":
+		return "file://" + t.Root
+	case t.Embedded:
+		return "embedded s3://" + t.Bucket
+	case t.Endpoint != "":
+		return "s3://" + t.Bucket + " at " + t.Endpoint
+	}
+	return "s3://" + t.Bucket
+}
+
+// WriteTargets prints the runs of one workload on several targets side by
+// side, the way storage systems are compared for a purchase: for each main
+// step and op, the wall time the step took (a final sync included), the
+// bytes and ops in it and the rates over that time, with latency
+// percentiles. Wall-time rates answer "how long do N writes take here";
+// the per-target tables keep the window rates.
+func WriteTargets(w io.Writer, runs []*Result) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "STEP\tOP\tTARGET\tCONC\tOPS\tBYTES\tTIME (s)\tKB/s\tOPS/S\tP50\tP99\tERR")
+	type key struct {
+		step string
+		op   string
+	}
+	var order []key
+	byKey := map[key][]string{}
+	for _, r := range runs {
+		steps := map[string]int{} // a sweep's stage has several steps: number them
+		for _, st := range r.Steps {
+			steps[st.Stage]++
+		}
+		for i := range r.Steps {
+			st := &r.Steps[i]
+			if st.Kind != workload.KindMain {
+				continue
+			}
+			secs := st.Elapsed.Seconds()
+			for _, str := range st.Streams {
+				for _, t := range str.Totals {
+					k := key{stageName(st), t.Op}
+					if steps[st.Stage] > 1 {
+						k.step += " #" + strconv.Itoa(st.Step+1)
+					}
+					if _, ok := byKey[k]; !ok {
+						order = append(order, k)
+					}
+					kbs, opss := "-", "-"
+					if secs > 0 {
+						kbs = rate(float64(t.Bytes) / 1000 / secs)
+						opss = rate(float64(t.OK) / secs)
+					}
+					byKey[k] = append(byKey[k], fmt.Sprintf("%s\t%d\t%d\t%s\t%.3f\t%s\t%s\t%s\t%s\t%d",
+						r.Target.Label(), str.Concurrency, t.Ops, Bytes(float64(t.Bytes)), secs, kbs, opss,
+						msi(t.Latency.P50), msi(t.Latency.P99), t.Ops-t.OK))
+				}
+			}
+		}
+	}
+	for _, k := range order {
+		for _, line := range byKey[k] {
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", k.step, k.op, line)
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(w, "TIME is each step's wall time (with --fsync at-end, the final sync included); KB/s (1 KB = 1000 B) and OPS/S are over it; latencies in ms")
+	return err
+}
