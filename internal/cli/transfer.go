@@ -25,6 +25,7 @@ type transferOptions struct {
 	out             string
 	quiet           bool
 	corpus          corpusFlags
+	timeline        bool
 }
 
 func newTransferCommand(env Env) *cobra.Command {
@@ -59,6 +60,7 @@ endpoint, e.g. --endpoint-url https://s3.eu-west-1.amazonaws.com --addressing vi
   objbench transfer gen:2500x1MiB s3://b/small/ --endpoint-url http://10.0.0.5:9000
   objbench transfer ./data s3://b/files/ --part-size 16MiB --part-concurrency 8 --workers 4
   objbench transfer s3://b/files/ null: --endpoint-url http://10.0.0.5:9000
+  objbench transfer gen:10GiB s3://b/big --timeline      # and what the machine did each second
   objbench transfer --from-git ~/lkml/git/0.git --max-objects 100000 s3://b/mail/`,
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -87,6 +89,7 @@ endpoint, e.g. --endpoint-url https://s3.eu-west-1.amazonaws.com --addressing vi
 	f.BoolVar(&o.force, "force", false, "download: replace local files that already exist")
 	f.StringVar(&o.out, "out", "", "write the result as JSON to this file")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress and notes")
+	f.BoolVar(&o.timeline, "timeline", false, "watch the machine: sample CPU, disk, network, interrupts and context switches each second and print them beside the objects and MiB/s moved")
 	o.corpus.register(f, "upload")
 	f.IntVar(&o.corpus.maxObjects, "max-objects", 0, "upload at most this many objects: the first ones of the source (default: all)")
 	return cmd

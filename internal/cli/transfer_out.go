@@ -36,6 +36,8 @@ type transferReport struct {
 	Verified    bool             `json:"verified"`
 	Check       *transfer.Check  `json:"check,omitempty"`
 	Error       string           `json:"error,omitempty"`
+	// Timeline is each second's system sample and what moved (--timeline).
+	Timeline []transferSecond `json:"timeline,omitempty"`
 }
 
 // execute runs the plan with a progress line, verifies, prints the table
@@ -57,17 +59,28 @@ func (o *transferOptions) execute(ctx context.Context, env Env, st storage.Store
 	if !o.quiet {
 		g.Go(func() error { transferProgress(env.Stderr, c, plan, time.Now(), done); return nil })
 	}
+	var watch *transferWatch
+	if o.timeline {
+		watch = startTransferWatch(ctx, o.target.endpoint, c, notes(env, o.quiet))
+	}
 	res, runErr := transfer.Run(ctx, st, plan, opts)
+	secs := watch.stop()
 	close(done)
 	_ = g.Wait()
 	rep := &transferReport{Schema: transferSchema, Version: Version, Source: src, Destination: dst,
-		PlanObjects: len(plan.Items), PlanBytes: plan.Bytes(), Result: res}
+		PlanObjects: len(plan.Items), PlanBytes: plan.Bytes(), Result: res, Timeline: secs}
 	if !plan.Download && plan.Seed != 0 {
 		rep.Seed = plan.Seed
 	}
 	if res != nil {
 		rep.MiBps, rep.ObjectsPerS = res.MiBps(), res.ObjectsPerSec()
 		writeTransferTable(env.Stdout, res)
+	}
+	if len(secs) > 0 {
+		fmt.Fprintln(env.Stdout)
+		if werr := watch.write(env.Stdout, secs, useColor(env, false)); werr != nil {
+			return werr
+		}
 	}
 	err := runErr
 	if err == nil {

@@ -2,7 +2,10 @@ package cli_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -74,5 +77,37 @@ func TestTransferCorpusUsage(t *testing.T) {
 		if code, _, errs := execute(t, nil, args...); code != 2 {
 			t.Errorf("%v: exit %d, want 2 (%s)", args, code, errs)
 		}
+	}
+}
+
+// TestTransferTimeline: --timeline prints the machine's seconds beside the
+// transfer's, and every byte moved is in some second of the JSON timeline.
+func TestTransferTimeline(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "t.json")
+	code, stdout, errs := execute(t, nil, "transfer", "gen:4x6MiB", "s3://bench/t/", "--timeline", "-q", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	for _, want := range []string{"cpu %", "disk/s", "net/s", "MiB/s", "verified: 4 objects"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+	var rep struct {
+		Timeline []struct{ Objects, Bytes int64 }
+	}
+	raw, err := os.ReadFile(out)
+	if err == nil {
+		err = json.Unmarshal(raw, &rep)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var objs, bytes int64
+	for _, s := range rep.Timeline {
+		objs, bytes = objs+s.Objects, bytes+s.Bytes
+	}
+	if len(rep.Timeline) == 0 || objs != 4 || bytes != 4*6<<20 {
+		t.Errorf("timeline of %d seconds holds %d objects, %d bytes; want 4, %d", len(rep.Timeline), objs, bytes, 4*6<<20)
 	}
 }
