@@ -250,6 +250,12 @@ func streamExtras(s Stream) string {
 	if s.Data.Verify {
 		parts = append(parts, "every byte read is checked against what this run wrote")
 	}
+	switch FsyncOf(s) {
+	case FsyncPerFile:
+		parts = append(parts, "file targets fsync each file")
+	case FsyncAtEnd:
+		parts = append(parts, "file targets sync the file system at the step's end, in its time")
+	}
 	return strings.Join(parts, "; ")
 }
 

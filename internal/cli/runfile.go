@@ -157,6 +157,8 @@ func writeDryRun(w io.Writer, o *benchOptions, sp workload.Spec) error {
 // describe says which target the options name, without opening it.
 func (t *targetOptions) describe() string {
 	switch {
+	case len(t.targets) > 1:
+		return strings.Join(t.targets, ", then ") + " (one run each, then compared)"
 	case t.target != "":
 		return t.target
 	case t.endpoint == "" && t.bucket == "":
