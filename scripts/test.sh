@@ -6,8 +6,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-minio.sh
 ./scripts/install-chromium.sh
+./scripts/install-tools.sh # rclone, s3cmd, aws CLI, boto3 for `objbench tools`
 export OBJBENCH_REQUIRE_MINIO=1 # a missing MinIO fails the tests instead of skipping them
 export OBJBENCH_REQUIRE_CHROMIUM=1 # likewise chromium, for the HTML report's browser test
+export OBJBENCH_REQUIRE_TOOLS=1 # likewise the transfer tools of the shoot-out (s5cmd excepted: not packaged)
 export PATH="$(go env GOPATH)/bin:$PATH"
 go vet ./...
 go test -race -timeout 20m ./...

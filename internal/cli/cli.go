@@ -97,6 +97,7 @@ Every run prints a latency/throughput table and writes a result file
 	root.AddCommand(newTransferCommand(env))
 	root.AddCommand(newSelftestCommand(env))
 	root.AddCommand(newSaturateCommand(env))
+	root.AddCommand(newToolsCommand(env))
 	return root
 }
 
