@@ -53,9 +53,11 @@ type Tail struct {
 }
 
 // Stall windows are [Offset + k*Every, Offset + k*Every + For) after the
-// server started, for k = 0, 1, ...
+// server started, for k = 0, 1, ... Method, when set, limits the stall to
+// requests of that method (GET: a prepare stage's PUTs go through).
 type Stall struct {
 	Every, For, Offset time.Duration
+	Method             string
 }
 
 func (c Config) validate() error {

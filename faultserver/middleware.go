@@ -22,9 +22,11 @@ func (m *middleware) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ev := Event{Method: r.Method, Start: time.Now()}
 	p := s.draw(r.Method)
 	ctx := r.Context()
-	if end := s.cfg.Stall.stallEnd(ev.Start.Sub(p.origin)); end > 0 {
-		ev.Stall = p.origin.Add(end).Sub(ev.Start)
-		hold(ctx, ev.Stall)
+	if st := s.cfg.Stall; st.Method == "" || st.Method == r.Method {
+		if end := st.stallEnd(ev.Start.Sub(p.origin)); end > 0 {
+			ev.Stall = p.origin.Add(end).Sub(ev.Start)
+			hold(ctx, ev.Stall)
+		}
 	}
 	ev.Delay = p.delay
 	hold(ctx, p.delay)
