@@ -54,6 +54,12 @@ func TestHTMLReportDrawsInBrowser(t *testing.T) {
 // charts (Okabe-Ito blue, 0,114,178).
 func chartPixels(t *testing.T, path string) int {
 	t.Helper()
+	return pixelsNear(t, path, 0, 114, 178)
+}
+
+// pixelsNear counts the pixels of a PNG near the colour red, green, blue.
+func pixelsNear(t *testing.T, path string, red, green, blue int) int {
+	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +75,7 @@ func chartPixels(t *testing.T, path string) int {
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
 			r, g, bl, _ := img.At(x, y).RGBA()
-			if near(r, 0) && near(g, 114) && near(bl, 178) {
+			if near(r, red) && near(g, green) && near(bl, blue) {
 				n++
 			}
 		}

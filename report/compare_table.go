@@ -71,10 +71,20 @@ func mib(bytesPerSec float64) string {
 }
 
 func changeCell(c Change) string {
+	if s := c.String(); s != "" {
+		return " " + s
+	}
+	return ""
+}
+
+// String is the change as the table shows it: "+12.3%", marked " *" when
+// significant and " ?" when it could not be tested; empty when both values
+// are 0 (nothing to compare).
+func (c Change) String() string {
 	if c.Base == 0 && c.Value == 0 {
 		return ""
 	}
-	s := " " + formatPct(c.Pct)
+	s := formatPct(c.Pct)
 	switch c.Sig {
 	case Significant:
 		s += " *"

@@ -11,6 +11,7 @@ import (
 
 func newCompareCommand(env Env) *cobra.Command {
 	var failIf []string
+	var htmlOut string
 	cmd := &cobra.Command{
 		Use:   "compare BASE.json OTHER.json [MORE.json ...]",
 		Short: "Set result files side by side: changes against the first, marked when significant",
@@ -21,20 +22,25 @@ runs" gives the rules.
 
 --fail-if makes it a CI gate: exit 1 when a change crosses a threshold and
 is not shown to be noise. EXPR is [OP:]METRIC>PCT% or [OP:]METRIC<PCT%,
-METRIC one of throughput, ops, p50, p90, p99, p99.9, max, errors.`,
+METRIC one of throughput, ops, p50, p90, p99, p99.9, max, errors.
+
+--html also writes the comparison as one self-contained HTML page with
+charts (opens offline); the table still prints.`,
 		Example: `  objbench compare main.json branch.json
   objbench compare --fail-if 'p99>+10%' --fail-if 'throughput<-5%' base.json new.json
-  objbench compare --fail-if 'GET:p99.9>+20%' a.json b.json c.json`,
+  objbench compare --fail-if 'GET:p99.9>+20%' a.json b.json c.json
+  objbench compare --html compare.html main.json branch.json`,
 		Args: cobra.MinimumNArgs(2),
 		RunE: func(_ *cobra.Command, args []string) error {
-			return runCompare(env, args, failIf)
+			return runCompare(env, args, failIf, htmlOut)
 		},
 	}
 	cmd.Flags().StringArrayVar(&failIf, "fail-if", nil, "exit 1 when a change crosses this threshold, e.g. 'p99>+10%' or 'GET:throughput<-5%' (repeatable)")
+	cmd.Flags().StringVar(&htmlOut, "html", "", "also write the comparison as one self-contained HTML page with charts (opens offline)")
 	return cmd
 }
 
-func runCompare(env Env, files, failIf []string) error {
+func runCompare(env Env, files, failIf []string, htmlOut string) error {
 	var thresholds []report.Threshold
 	for _, expr := range failIf {
 		t, err := report.ParseThreshold(expr)
@@ -59,6 +65,11 @@ func runCompare(env Env, files, failIf []string) error {
 	crossed := c.Check(thresholds)
 	for _, v := range crossed {
 		fmt.Fprintln(env.Stdout, "FAIL "+v.String(c.Labels))
+	}
+	if htmlOut != "" { // also when a threshold is crossed: CI keeps the page of a failed gate
+		if err := writeCompareHTMLFile(htmlOut, c, runs); err != nil {
+			return err
+		}
 	}
 	if len(crossed) > 0 {
 		return fmt.Errorf("%d --fail-if threshold(s) crossed", len(crossed))

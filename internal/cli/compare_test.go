@@ -9,6 +9,7 @@ import (
 	"github.com/objbench/objbench/loadgen"
 	"github.com/objbench/objbench/metrics"
 	"github.com/objbench/objbench/report"
+	"github.com/objbench/objbench/workload"
 )
 
 // writeRun writes a result file of a 10 s closed-loop GET step whose two
@@ -31,7 +32,7 @@ func writeRun(t *testing.T, dir, name string, lat time.Duration) string {
 	}
 	secs, win := s.Finish()
 	r := &report.Result{RunInfo: report.RunInfo{Schema: report.SchemaVersion, RunID: name}, Steps: []loadgen.StepResult{{Stage: "main",
-		Start: start, Elapsed: 10 * time.Second,
+		Kind: workload.KindMain, Start: start, Elapsed: 10 * time.Second,
 		Streams: []loadgen.StreamResult{{Name: "main", Concurrency: 2, Seconds: secs, Window: win}}}}}
 	path := filepath.Join(dir, name)
 	if err := report.Write(path, r); err != nil {

@@ -17,3 +17,13 @@ func writeHTMLFile(path string, res *report.Result) error {
 	}
 	return nil
 }
+
+// writeCompareHTMLFile writes the comparison c of runs as an HTML page at
+// path, atomically.
+func writeCompareHTMLFile(path string, c *report.Comparison, runs []*report.Result) error {
+	err := atomicfile.Write(path, 0o644, func(w io.Writer) error { return htmlreport.WriteCompare(w, c, runs) })
+	if err != nil {
+		return fmt.Errorf("--html %s: %w", path, err)
+	}
+	return nil
+}

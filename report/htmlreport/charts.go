@@ -39,13 +39,19 @@ type chart struct {
 	labels      []string
 }
 
-// plot builds c's plot; nil when it has nothing to draw.
-func (c chart) plot() (*plot.Plot, error) {
+// newPlot is an empty plot in the pages' style: titled, gridded, legend on top.
+func newPlot(title, x, y string) *plot.Plot {
 	p := plot.New()
-	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = c.title, c.x, c.y
+	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = title, x, y
 	p.Title.TextStyle.Font.Size = vg.Points(13)
 	p.Legend.Top = true
 	p.Add(plotter.NewGrid())
+	return p
+}
+
+// plot builds c's plot; nil when it has nothing to draw.
+func (c chart) plot() (*plot.Plot, error) {
+	p := newPlot(c.title, c.x, c.y)
 	if c.logY {
 		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
 	}
@@ -96,8 +102,13 @@ func (c chart) plot() (*plot.Plot, error) {
 	return p, nil
 }
 
+// figure is a chart of any kind; its plot is nil when it has nothing to draw.
+type figure interface {
+	plot() (*plot.Plot, error)
+}
+
 // render draws c as an SVG element ready to inline in the page.
-func (c chart) render() (template.HTML, error) {
+func render(c figure) (template.HTML, error) {
 	p, err := c.plot()
 	if err != nil || p == nil {
 		return "", err

@@ -140,9 +140,23 @@ func sorted(m map[string]*line) []*line {
 }
 
 // distribution is each op's latency over the main steps as an HDR
-// percentile plot: x is 1/(1-q), so each nine of the tail gets as much
-// room as the one before; y the latency at q (ms).
+// percentile plot (see percentileLine).
 func distribution(r *report.Result) ([]*line, error) {
+	byOp, err := mainLatency(r)
+	if err != nil {
+		return nil, err
+	}
+	m := map[string]*line{}
+	for op, h := range byOp {
+		if l := percentileLine(op, h); l != nil {
+			m[op] = l
+		}
+	}
+	return sorted(m), nil
+}
+
+// mainLatency merges each op's latency over r's main steps.
+func mainLatency(r *report.Result) (map[string]*hdr.Histogram, error) {
 	byOp := map[string]*hdr.Histogram{}
 	for i := range r.Steps {
 		step := &r.Steps[i]
@@ -163,21 +177,24 @@ func distribution(r *report.Result) ([]*line, error) {
 			}
 		}
 	}
-	m := map[string]*line{}
-	for op, h := range byOp {
-		n := h.TotalCount()
-		if n == 0 {
-			continue
-		}
-		l := lineFor(m, op)
-		top := math.Log10(float64(n)) // beyond 1/n the data has nothing to say
-		for k := 0.0; k <= top+1e-9; k += 0.05 {
-			x := math.Pow(10, k)
-			l.add(0, point{x, float64(h.ValueAtQuantile(100*(1-1/x))) / 1000})
-		}
-		l.add(0, point{math.Pow(10, top), float64(h.Max()) / 1000})
+	return byOp, nil
+}
+
+// percentileLine is h as an HDR percentile plot: x is 1/(1-q), so each
+// nine of the tail gets as much room as the one before; y the latency at
+// q (ms). Nil when h holds nothing.
+func percentileLine(name string, h *hdr.Histogram) *line {
+	if h == nil || h.TotalCount() == 0 {
+		return nil
 	}
-	return sorted(m), nil
+	l := &line{Name: name}
+	top := math.Log10(float64(h.TotalCount())) // beyond 1/n the data has nothing to say
+	for k := 0.0; k <= top+1e-9; k += 0.05 {
+		x := math.Pow(10, k)
+		l.add(0, point{x, float64(h.ValueAtQuantile(100*(1-1/x))) / 1000})
+	}
+	l.add(0, point{math.Pow(10, top), float64(h.Max()) / 1000})
+	return l
 }
 
 // sweepPoint is one main step: its throughput and latency over the step.

@@ -2,7 +2,7 @@ package htmlreport
 
 import (
 	"bytes"
-	_ "embed"
+	"embed"
 	"encoding/json"
 	"fmt"
 	"html/template"
@@ -13,8 +13,17 @@ import (
 	"github.com/objbench/objbench/report"
 )
 
-//go:embed page.html.tmpl
-var pageText string
+//go:embed *.html.tmpl
+var templates embed.FS
+
+// execute renders the page template name (a file name) with data.
+func execute(w io.Writer, name string, data any) error {
+	tmpl, err := template.ParseFS(templates, "*.html.tmpl")
+	if err != nil {
+		return err
+	}
+	return tmpl.ExecuteTemplate(w, name, data)
+}
 
 // page is what the template shows.
 type page struct {
@@ -34,11 +43,7 @@ func Write(w io.Writer, r *report.Result) error {
 	if err != nil {
 		return err
 	}
-	tmpl, err := template.New("page").Parse(pageText)
-	if err != nil {
-		return err
-	}
-	return tmpl.Execute(w, pg)
+	return execute(w, "page.html.tmpl", pg)
 }
 
 func build(r *report.Result) (*page, error) {
@@ -48,15 +53,38 @@ func build(r *report.Result) (*page, error) {
 		return nil, err
 	}
 	pg.Table = tbl.String()
-	spec, err := json.MarshalIndent(r.Spec, "", "  ")
+	spec, err := specJSON(r)
 	if err != nil {
 		return nil, err
 	}
-	pg.Spec = string(spec)
+	pg.Spec = spec
 
-	ts, err := overTime(r)
+	stack, err := TimeCharts(r)
 	if err != nil {
 		return nil, err
+	}
+	if system(r) == nil {
+		pg.Missing = append(pg.Missing, "no system timeline: this result was written without sampling the machine")
+	}
+	if stack != "" {
+		pg.Time = []template.HTML{stack}
+	}
+	if pg.Shape, err = shapeCharts(r, pg); err != nil {
+		return nil, err
+	}
+	return pg, nil
+}
+
+// TimeCharts draws the charts on the run's time axis (throughput and
+// ops/s per op, the machine's CPU, disk and network when sampled, latency
+// p50/p99/max per second) stacked in one SVG element, their x axes
+// aligned; "" when r has nothing to draw yet. It reads only r's steps
+// (start, elapsed, per-second records) and system samples, so a partial
+// result drawn while the run goes on gives the page's charts so far.
+func TimeCharts(r *report.Result) (template.HTML, error) {
+	ts, err := overTime(r)
+	if err != nil {
+		return "", err
 	}
 	span := &ts.Span
 	const sec = "seconds since the first step"
@@ -69,22 +97,10 @@ func build(r *report.Result) (*page, error) {
 			chart{title: "CPU (whole machine)", x: sec, y: "%", lines: sys.CPU, span: span},
 			chart{title: "Disk", x: sec, y: "MiB/s", lines: sys.Disk, span: span},
 			chart{title: "Network", x: sec, y: "MiB/s", lines: sys.Net, span: span})
-	} else {
-		pg.Missing = append(pg.Missing, "no system timeline: this result was written without sampling the machine")
 	}
 	charts = append(charts, chart{title: "Latency per second, all ops (log scale)", x: sec, y: "ms",
 		lines: ts.Latency, span: span, logY: true})
-	stack, err := renderStack(charts)
-	if err != nil {
-		return nil, err
-	}
-	if stack != "" {
-		pg.Time = []template.HTML{stack}
-	}
-	if pg.Shape, err = shapeCharts(r, pg); err != nil {
-		return nil, err
-	}
-	return pg, nil
+	return renderStack(charts)
 }
 
 // shapeCharts are the distribution and the sweep curve.
@@ -127,10 +143,10 @@ func sweepChart(pts []sweepPoint) chart {
 		lines: []*line{p99, p50}, points: true, labels: labels}
 }
 
-func renderAll(cs []chart) ([]template.HTML, error) {
+func renderAll[F figure](cs []F) ([]template.HTML, error) {
 	var out []template.HTML
 	for _, c := range cs {
-		svg, err := c.render()
+		svg, err := render(c)
 		if err != nil {
 			return nil, err
 		}
@@ -139,6 +155,12 @@ func renderAll(cs []chart) ([]template.HTML, error) {
 		}
 	}
 	return out, nil
+}
+
+// specJSON is r's workload as the page shows it.
+func specJSON(r *report.Result) (string, error) {
+	b, err := json.MarshalIndent(r.Spec, "", "  ")
+	return string(b), err
 }
 
 func facts(r *report.Result) [][2]string {

@@ -72,8 +72,7 @@ func sweepResult(t *testing.T) *report.Result {
 			CPU:  sysmon.CPU{User: 30 + float64(i*8), Sys: 10, Idle: 55 - float64(i*8), IOWait: 5},
 			Disk: sysmon.DiskIO{WriteBytes: float64(i) * (8 << 20)}, Net: sysmon.NetIO{RecvBytes: float64(i) * (40 << 20), SendBytes: 30 << 20}})
 	}
-	m := sysmon.Machine{Hostname: "bench1", OS: "linux", Arch: "amd64", Kernel: "6.1.0", CPUs: 2, CPUModel: "Test CPU",
-		MemoryBytes: 8 << 30, GoVersion: "go1.26.8"}
+	m := sysmonMachine()
 	r := &report.Result{RunInfo: report.RunInfo{Schema: report.SchemaVersion, Tool: report.Tool{Name: "objbench", Version: "v0.9.0"},
 		RunID: "20250304-102030-abc123", Started: t0, Finished: at(7.5)}, Machine: m,
 		Target: report.Target{Kind: "s3", Embedded: true, Bucket: "objbench"}, Steps: steps}
@@ -91,17 +90,28 @@ func sweepResult(t *testing.T) *report.Result {
 	return r
 }
 
+func sysmonMachine() sysmon.Machine {
+	return sysmon.Machine{Hostname: "bench1", OS: "linux", Arch: "amd64", Kernel: "6.1.0", CPUs: 2, CPUModel: "Test CPU",
+		MemoryBytes: 8 << 30, GoVersion: "go1.26.8"}
+}
+
 func TestPageGolden(t *testing.T) {
 	var b bytes.Buffer
 	if err := htmlreport.Write(&b, sweepResult(t)); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join("testdata", "report.html.golden")
+	golden(t, "report.html.golden", b.Bytes())
+}
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
 	if *update {
 		if err := os.MkdirAll("testdata", 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -109,7 +119,7 @@ func TestPageGolden(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v (run go test -update to create it)", err)
 	}
-	if !bytes.Equal(b.Bytes(), want) {
+	if !bytes.Equal(got, want) {
 		t.Errorf("page differs from %s (run go test -update and review the diff)", path)
 	}
 }
@@ -129,6 +139,11 @@ func TestPageIsSelfContained(t *testing.T) {
 	if n := strings.Count(page, "<svg"); n != 3 { // the time charts in one, the distribution, the sweep
 		t.Errorf("%d SVG elements, want 3", n)
 	}
+	fetchesNothing(t, page)
+}
+
+func fetchesNothing(t *testing.T, page string) {
+	t.Helper()
 	for _, fetch := range []string{"<script", "<link", "src=", "url(", "@import", `href="http`} {
 		if strings.Contains(page, fetch) {
 			t.Errorf("page contains %q: it must fetch nothing", fetch)

@@ -1,0 +1,69 @@
+package cli_test
+
+import (
+	"html"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestCompareHTML(t *testing.T) {
+	dir := t.TempDir()
+	base := writeRun(t, dir, "base.json", 2*time.Millisecond)
+	slow := writeRun(t, dir, "slow.json", 3*time.Millisecond)
+	page := filepath.Join(dir, "cmp.html")
+
+	code, out, errs := execute(t, nil, "compare", "--html", page, base, slow)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "slow.json") || !strings.Contains(out, "+50.0% *") {
+		t.Errorf("compare --html no longer prints the table:\n%s", out)
+	}
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"<!DOCTYPE html>", "<svg", "Throughput per op", "GET: latency distribution",
+		"GET: throughput per second", "base.json", "slow.json", "-33.3% *"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	if !strings.Contains(html.UnescapeString(string(b)), out) {
+		t.Errorf("the page does not hold the table compare printed:\n%s", out)
+	}
+
+	// A crossed threshold still fails the gate, and the page is written.
+	os.Remove(page)
+	code, out, _ = execute(t, nil, "compare", "--html", page, "--fail-if", "p99>+10%", base, slow)
+	if _, err := os.Stat(page); code != 1 || !strings.Contains(out, "FAIL --fail-if p99>+10%") || err != nil {
+		t.Errorf("--fail-if with --html: exit %d, page %v, output:\n%s", code, err, out)
+	}
+}
+
+func TestCompareHTMLUnwritable(t *testing.T) {
+	dir := t.TempDir()
+	base := writeRun(t, dir, "base.json", 2*time.Millisecond)
+	out := t.TempDir()
+	isDir := filepath.Join(out, "page.html")
+	if err := os.Mkdir(isDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{filepath.Join(out, "no", "such", "dir", "cmp.html"), isDir} {
+		code, _, errs := execute(t, nil, "compare", "--html", path, base, base)
+		if code == 0 || !strings.Contains(errs, "--html "+path) {
+			t.Errorf("--html %s: exit %d, stderr %q; want an error naming --html", path, code, errs)
+		}
+	}
+	// Nothing half-written: the directory holds what it held.
+	entries, err := os.ReadDir(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 || entries[0].Name() != "page.html" || !entries[0].IsDir() {
+		t.Errorf("after failed writes the directory holds %v", entries)
+	}
+}

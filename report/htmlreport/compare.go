@@ -1,0 +1,254 @@
+package htmlreport
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"image/color"
+	"io"
+	"strings"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/objbench/objbench/metrics"
+	"github.com/objbench/objbench/report"
+)
+
+// comparePage is what compare.html.tmpl shows.
+type comparePage struct {
+	Title   string
+	Runs    []runFacts
+	Table   string
+	Rates   []template.HTML // each run's throughput beside the base's
+	Latency []template.HTML // distributions overlaid, one chart per op
+	Time    []template.HTML // per-second throughput overlaid, one stack per op
+	Missing []string        // what could not be drawn, and why
+}
+
+// runFacts is one compared run: its label in its charts' colour, its
+// facts (versions, machine, target) and its workload.
+type runFacts struct {
+	Label string
+	Color template.CSS
+	Facts [][2]string
+	Spec  string
+}
+
+// WriteCompare renders c, the comparison of runs (base first, in the order
+// of c.Labels), as one self-contained HTML page: each run's throughput
+// beside the base's with the change and its mark, the latency
+// distributions and the per-second throughput of the runs overlaid per op,
+// the comparison table, and each run's facts and workload.
+func WriteCompare(w io.Writer, c *report.Comparison, runs []*report.Result) error {
+	if len(runs) != len(c.Labels) {
+		return fmt.Errorf("compare page: %d result files for %d labels", len(runs), len(c.Labels))
+	}
+	pg, err := buildCompare(c, runs)
+	if err != nil {
+		return err
+	}
+	return execute(w, "compare.html.tmpl", pg)
+}
+
+func buildCompare(c *report.Comparison, runs []*report.Result) (*comparePage, error) {
+	pg := &comparePage{Title: "objbench compare: " + strings.Join(c.Labels, " vs ")}
+	var tbl bytes.Buffer
+	if err := report.WriteCompareTable(&tbl, c); err != nil {
+		return nil, err
+	}
+	pg.Table = tbl.String()
+	for i, r := range runs {
+		spec, err := specJSON(r)
+		if err != nil {
+			return nil, err
+		}
+		pg.Runs = append(pg.Runs, runFacts{Label: c.Labels[i], Color: cssColor(palette[i%len(palette)]),
+			Facts: facts(r), Spec: spec})
+	}
+	var err error
+	if pg.Rates, err = renderAll(rateCharts(c)); err != nil {
+		return nil, err
+	}
+	if err := perOpCharts(c, runs, pg); err != nil {
+		return nil, err
+	}
+	return pg, nil
+}
+
+// perOpCharts draws, per op of the main steps, the runs' latency
+// distributions and per-second throughput overlaid.
+func perOpCharts(c *report.Comparison, runs []*report.Result, pg *comparePage) error {
+	hists := make([]map[string]*hdr.Histogram, len(runs))
+	for i, r := range runs {
+		var err error
+		if hists[i], err = mainLatency(r); err != nil {
+			return fmt.Errorf("%s: %w", c.Labels[i], err)
+		}
+	}
+	// The per-op charts are of the main steps' ops: an op only of prepare
+	// or cleanup is in the table and the bars, but its few ops in a
+	// fraction of a second draw no curve worth a chart.
+	ops, bytesOps := compareOps(c)
+	var mainOps, others []string
+	for _, op := range ops {
+		if inMain(op, hists) {
+			mainOps = append(mainOps, op)
+		} else {
+			others = append(others, op)
+		}
+	}
+	if len(others) > 0 {
+		pg.Missing = append(pg.Missing, strings.Join(others, ", ")+" ran in no main step: no distribution or per-second chart (the table and the bars show them)")
+	}
+	var err error
+	if pg.Latency, err = latencyCharts(c.Labels, hists, mainOps); err != nil {
+		return err
+	}
+	pg.Time, err = timeCharts(c.Labels, runs, mainOps, bytesOps)
+	return err
+}
+
+func inMain(op string, hists []map[string]*hdr.Histogram) bool {
+	for _, h := range hists {
+		if h[op] != nil && h[op].TotalCount() > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// compareOps lists the compared ops in table order, and which move bytes.
+func compareOps(c *report.Comparison) ([]string, map[string]bool) {
+	var ops []string
+	moves := map[string]bool{}
+	for i := range c.Rows {
+		row := &c.Rows[i]
+		if _, seen := moves[row.Op]; !seen {
+			ops = append(ops, row.Op)
+		}
+		moves[row.Op] = moves[row.Op] || movesBytes(row)
+	}
+	return ops, moves
+}
+
+func movesBytes(row *report.CompareRow) bool {
+	for _, r := range row.Runs {
+		if r != nil && r.Total.Bytes > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// rateCharts set each run's MiB/s (for rows that move bytes) and ops/s
+// beside the base's, per table row, each bar noted with its change.
+func rateCharts(c *report.Comparison) []barChart {
+	const how = " (change against the base: * significant, ? too few samples)"
+	mib := barChart{title: "Throughput per op" + how, y: "MiB/s"}
+	ops := barChart{title: "Operations per second per op" + how, y: "ops/s"}
+	for _, l := range c.Labels {
+		mib.series = append(mib.series, bars{Name: l})
+		ops.series = append(ops.series, bars{Name: l})
+	}
+	for i := range c.Rows {
+		row := &c.Rows[i]
+		name := row.Stage + " " + row.Op
+		if c.MultiStream {
+			name = row.Stage + " " + row.Stream + " " + row.Op
+		}
+		if movesBytes(row) {
+			mib.addGroup(name, row, report.MetricThroughput, func(t metrics.OpTotal) float64 { return t.BytesPerSec / (1 << 20) })
+		}
+		ops.addGroup(name, row, report.MetricOps, func(t metrics.OpTotal) float64 { return t.OpsPerSec })
+	}
+	return []barChart{mib, ops}
+}
+
+// addGroup adds row as a group: each run's value, noted with its change
+// in m against the base, or "missing".
+func (b *barChart) addGroup(name string, row *report.CompareRow, m report.Metric, value func(metrics.OpTotal) float64) {
+	b.groups = append(b.groups, name)
+	for i, r := range row.Runs {
+		v, note := 0.0, "missing"
+		if r != nil {
+			v, note = value(r.Total), ""
+			if i > 0 && row.Runs[0] != nil {
+				note = row.Changes[i-1][m].String()
+			}
+		}
+		b.series[i].Values = append(b.series[i].Values, v)
+		b.series[i].Notes = append(b.series[i].Notes, note)
+	}
+}
+
+// latencyCharts overlay the runs' latency distributions over their main
+// steps (hists, one map per run), one chart per op.
+func latencyCharts(labels []string, hists []map[string]*hdr.Histogram, ops []string) ([]template.HTML, error) {
+	var charts []chart
+	for _, op := range ops {
+		// Log-log: runs whose bodies differ by a fraction of a millisecond
+		// stay apart beside a tail of seconds.
+		c := chart{title: op + ": latency distribution, main steps (HDR percentile plot, log scales)", x: "percentile",
+			y: "ms", logX: true, logY: true, pctTicks: true}
+		for i, h := range hists {
+			l := percentileLine(labels[i], h[op])
+			if l == nil { // keeps its place, so the other runs keep their colours
+				l = &line{Name: labels[i]}
+			}
+			c.lines = append(c.lines, l)
+		}
+		charts = append(charts, c)
+	}
+	return renderAll(charts)
+}
+
+// timeCharts overlay the runs' per-second MiB/s (ops that move bytes) and
+// ops/s, one stack per op; each run's time counts from its first step.
+func timeCharts(labels []string, runs []*report.Result, ops []string, bytesOps map[string]bool) ([]template.HTML, error) {
+	series := make([]opSeries, len(runs))
+	span := [2]float64{0, 1}
+	for i, r := range runs {
+		var err error
+		if series[i], err = overTime(r); err != nil {
+			return nil, fmt.Errorf("%s: %w", labels[i], err)
+		}
+		span[1] = max(span[1], series[i].Span[1])
+	}
+	const sec = "seconds since the run's first step"
+	var out []template.HTML
+	for _, op := range ops {
+		var mib, n []*line
+		for i := range runs {
+			mib = append(mib, relabel(series[i].MiBs, op, labels[i]))
+			n = append(n, relabel(series[i].Ops, op, labels[i]))
+		}
+		var charts []chart
+		if bytesOps[op] {
+			charts = append(charts, chart{title: op + ": throughput per second", x: sec, y: "MiB/s", lines: mib, span: &span})
+		}
+		charts = append(charts, chart{title: op + ": operations per second", x: sec, y: "ops/s", lines: n, span: &span})
+		svg, err := renderStack(charts)
+		if err != nil {
+			return nil, err
+		}
+		if svg != "" {
+			out = append(out, svg)
+		}
+	}
+	return out, nil
+}
+
+// relabel is the line named op among ls, renamed to label; an empty line
+// when there is none.
+func relabel(ls []*line, op, label string) *line {
+	for _, l := range ls {
+		if l.Name == op {
+			return &line{Name: label, Segments: l.Segments}
+		}
+	}
+	return &line{Name: label}
+}
+
+func cssColor(c color.RGBA) template.CSS {
+	return template.CSS(fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B)) // our palette, not input
+}

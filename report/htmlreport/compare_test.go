@@ -1,0 +1,135 @@
+package htmlreport_test
+
+import (
+	"bytes"
+	"html"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/objbench/objbench/loadgen"
+	"github.com/objbench/objbench/metrics"
+	"github.com/objbench/objbench/report"
+	"github.com/objbench/objbench/report/htmlreport"
+	"github.com/objbench/objbench/workload"
+)
+
+// compareRun is a prepare step and a main step of secs seconds of GETs
+// (64 KiB) and STATs at concurrency 8, speed times as many ops as the
+// base, each speed times as fast.
+func compareRun(t *testing.T, id, version string, secs int64, speed float64) *report.Result {
+	t.Helper()
+	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+	lat := func(base int64) []int64 {
+		out := make([]int64, 0, 200)
+		for i := range int64(200) {
+			out = append(out, base+i*i*base/8000)
+		}
+		return out
+	}
+	var seconds []metrics.Second
+	for s := range secs {
+		ops := int64(float64(2000+(s%3)*60) * speed)
+		base := int64(800 / speed)
+		seconds = append(seconds, metrics.Second{T: s, Ops: []metrics.OpSecond{
+			{Op: "GET", Ops: ops, Bytes: ops << 16, Latency: histogram(t, lat(base)...)},
+			{Op: "STAT", Ops: ops / 2, Latency: histogram(t, lat(base/3)...)},
+		}})
+	}
+	steps := []loadgen.StepResult{
+		{Stage: "prepare", Kind: workload.KindPrepare, Start: at(0), Elapsed: 800 * time.Millisecond,
+			Streams: []loadgen.StreamResult{{Name: "prepare", Concurrency: 8, Window: metrics.Window{Start: 0, End: 0.8},
+				Seconds: []metrics.Second{{T: 0, Ops: []metrics.OpSecond{{Op: "PUT", Ops: 200, Bytes: 200 << 16, Latency: histogram(t, 900, 1500)}}}}}}},
+		{Stage: "main", Kind: workload.KindMain, Start: at(1), Elapsed: time.Duration(secs) * time.Second,
+			Streams: []loadgen.StreamResult{{Name: "main", Concurrency: 8, Window: metrics.Window{Start: 0.02, End: float64(secs) - 0.02},
+				Seconds: seconds}}},
+	}
+	for i := range steps { // totals as a reader sees them: recomputed from the seconds
+		s := &steps[i].Streams[0]
+		totals, err := metrics.Summarize(s.Seconds, s.Window)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Totals = totals
+	}
+	return &report.Result{RunInfo: report.RunInfo{Schema: report.SchemaVersion, Tool: report.Tool{Name: "objbench", Version: version},
+		RunID: id, Started: t0, Finished: at(float64(secs) + 1.5)},
+		Machine: sysmonMachine(), Target: report.Target{Kind: "s3", Endpoint: "http://10.0.0.5:9000", Bucket: "bench"},
+		Spec: workload.Spec{Name: id}, Steps: steps}
+}
+
+// comparison is a base run, one 30% faster, and a short one too brief to
+// test (3 s): every mark the table has.
+func comparison(t *testing.T) (*report.Comparison, []*report.Result) {
+	runs := []*report.Result{compareRun(t, "run-base", "v0.9.0", 8, 1), compareRun(t, "run-fast", "v0.10.0", 8, 1.3),
+		compareRun(t, "run-short", "v0.10.0", 3, 1.02)}
+	c := report.Compare(runs[0], runs[1:]...)
+	c.Labels = []string{"base.json", "fast.json", "short.json"}
+	return c, runs
+}
+
+func TestComparePageGolden(t *testing.T) {
+	c, runs := comparison(t)
+	var b bytes.Buffer
+	if err := htmlreport.WriteCompare(&b, c, runs); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "compare.html.golden", b.Bytes())
+}
+
+func TestComparePageShowsTheComparison(t *testing.T) {
+	c, runs := comparison(t)
+	var b bytes.Buffer
+	if err := htmlreport.WriteCompare(&b, c, runs); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	var table bytes.Buffer
+	if err := report.WriteCompareTable(&table, c); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"Throughput per op", "Operations per second per op", // bars side by side
+		"GET: latency distribution", "STAT: latency distribution", // overlaid, per op
+		"GET: throughput per second", "GET: operations per second", "STAT: operations per second",
+		"base.json", "fast.json", "short.json", "v0.9.0", "v0.10.0", "http://10.0.0.5:9000", "run-fast",
+		`&#34;name&#34;: &#34;run-short&#34;`, // each run's spec
+		"+30.0% *", "?",                       // the change and its mark, on the bars
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	// The table exactly as the text output prints it.
+	if !strings.Contains(html.UnescapeString(page), table.String()) {
+		t.Error("page does not hold the comparison table as compare prints it")
+	}
+	if strings.Contains(page, "STAT: throughput per second") {
+		t.Error("STAT moves no bytes: it has no MiB/s chart")
+	}
+	// 2 bar charts, 2 distributions and 2 time stacks (GET, STAT): PUT
+	// ran in no main step, and a note says so.
+	if n := strings.Count(page, "<svg"); n != 6 {
+		t.Errorf("%d SVG elements, want 6", n)
+	}
+	if !strings.Contains(page, "PUT ran in no main step") || !strings.Contains(page, "prepare PUT") {
+		t.Error("page does not say why PUT has no per-op charts, or leaves it out of the bars")
+	}
+	fetchesNothing(t, page)
+}
+
+func TestComparePageMissingRowAndLabels(t *testing.T) {
+	c, runs := comparison(t)
+	runs[2].Steps[1].Stage = "renamed"
+	c = report.Compare(runs[0], runs[1:]...)
+	var b bytes.Buffer
+	if err := htmlreport.WriteCompare(&b, c, runs); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), ">missing<") {
+		t.Error("a run without a row does not say it is missing on the bars")
+	}
+	if err := htmlreport.WriteCompare(&b, c, runs[:2]); err == nil {
+		t.Error("two result files for three labels: no error")
+	}
+}
