@@ -13,7 +13,8 @@ import (
 )
 
 // OnSecond sees each finished second of the main step while it runs, once
-// each and in order, with the same ops the result then records.
+// each and in order, with the same ops the result then records, and the
+// seconds that end with the step.
 func TestOnSecondSeesSecondsAsTheyFinish(t *testing.T) {
 	sp := spec(workload.Stream{Name: "g", Mix: []workload.OpWeight{{Op: "get", Weight: 1}}, Concurrency: []int{2},
 		Bounds: workload.Bounds{Duration: 3500 * time.Millisecond}, Objects: workload.KeySpace{Prefix: "g/", Count: 10}, Size: 1024})
@@ -44,6 +45,9 @@ func TestOnSecondSeesSecondsAsTheyFinish(t *testing.T) {
 		t.Fatalf("OnSecond saw %d seconds of a 3.5 s step, want at least 2", len(got))
 	}
 	final := out.Steps[1].Streams[0].Seconds
+	if len(got) != len(final) {
+		t.Fatalf("OnSecond saw %d seconds, the result records %d: want every second, the last ones too", len(got), len(final))
+	}
 	for i, s := range got {
 		if s.T != int64(i) {
 			t.Fatalf("second %d reported as T=%d: want each second once, in order", i, s.T)

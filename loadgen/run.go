@@ -49,9 +49,10 @@ type Config struct {
 	// (the system sampler) can share the step's seconds.
 	StepStarted func(start time.Time)
 	// OnSecond, if set, is called with each second of each stream once it
-	// is final, while the step runs (for a live progress display). It is
-	// called from the streams' goroutines, concurrently for several
-	// streams, and must return quickly.
+	// is final, while the step runs (for a live progress display), and
+	// with the seconds that become final when the stream stops: every
+	// second once, in order. It is called from the streams' goroutines,
+	// concurrently for several streams, and must return quickly.
 	OnSecond func(stream string, sec metrics.Second)
 }
 

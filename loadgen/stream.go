@@ -42,6 +42,7 @@ type streamRun struct {
 	originOnce sync.Once
 	origin     time.Time
 	lastSlot   atomic.Int64 // open loop: the latest claimed slot, ns after origin
+	liveNext   int64        // the first second not yet passed to Config.OnSecond
 
 	opCtx          context.Context
 	issued, cursor atomic.Int64
@@ -164,15 +165,14 @@ func (s *streamRun) execute(stop context.Context, grace time.Duration) (StreamRe
 func (s *streamRun) sweepEachSecond(done <-chan struct{}) {
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
-	var next int64 // the first second not yet passed to OnSecond
 	for {
 		select {
 		case now := <-t.C:
 			s.series.Sweep(now)
 			if on := s.run.cfg.OnSecond; on != nil {
-				for _, sec := range s.series.Finalized(next) {
+				for _, sec := range s.series.Finalized(s.liveNext) {
 					on(s.name, sec)
-					next = sec.T + 1
+					s.liveNext = sec.T + 1
 				}
 			}
 		case <-done:
@@ -183,6 +183,11 @@ func (s *streamRun) sweepEachSecond(done <-chan struct{}) {
 
 func (s *streamRun) result(stopCtx context.Context) (StreamResult, error) {
 	secs, win := s.series.Finish()
+	if on := s.run.cfg.OnSecond; on != nil { // the step's last seconds, final only now
+		for _, sec := range secs[min(s.liveNext, int64(len(secs))):] {
+			on(s.name, sec)
+		}
+	}
 	if s.open {
 		win = s.scheduleWindow(win)
 	}

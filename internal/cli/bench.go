@@ -43,6 +43,7 @@ type benchOptions struct {
 	arrival     string
 	ramp        time.Duration
 	maxWorkers  int
+	listen      string // --listen: serve the live view here
 }
 
 func (o *benchOptions) register(f *pflag.FlagSet, op string) {
@@ -80,6 +81,7 @@ func (o *benchOptions) register(f *pflag.FlagSet, op string) {
 	f.StringVar(&o.arrival, "arrival", "", "with --rate: uniform (evenly spaced, the default) or poisson arrivals")
 	f.DurationVar(&o.ramp, "ramp", 0, "with --rate FROM..TO: how long the linear ramp takes")
 	f.IntVar(&o.maxWorkers, "max-workers", 0, "with --rate: workers serving the schedule; a slot finding all busy is dropped (default: --concurrency)")
+	f.StringVar(&o.listen, "listen", "", "while the run goes, serve a live page, its event stream and Prometheus /metrics on this address (127.0.0.1:8080; port 0 picks one)")
 	if op == "mixed" || op == "run" {
 		f.StringVar(&o.mix, "mix", "get=45,put=15,stat=25,delete=10,list=5", "op weights for the mixed workload")
 	}

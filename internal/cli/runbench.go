@@ -34,6 +34,11 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 		return runTargets(ctx, env, o, sp)
 	}
 	runID := newRunID()
+	lv, err := openLive(o.listen) // a bad --listen stops the run before any work
+	if err != nil {
+		return err
+	}
+	defer lv.close(ctx)
 	if o.out == "" {
 		o.out = filepath.Join("objbench-results", runID+".json")
 	}
@@ -63,6 +68,7 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 	res := &report.Result{RunInfo: report.RunInfo{Schema: report.SchemaVersion, Tool: report.Tool{Name: "objbench", Version: Version},
 		RunID: runID, Started: time.Now()}, Machine: sysmon.ReadMachine(), Target: tgt.info, Spec: sp}
 	res.Target.Namespace = "objbench/" + runID + "/"
+	lv.start(res, note)
 	if o.cpuProfile != "" {
 		stopProfile, err := startCPUProfile(o.cpuProfile)
 		if err != nil {
@@ -74,7 +80,7 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 		note("interrupt: finishing in-flight ops, then cleaning up (Ctrl-C again to quit at once)")
 	})
 	defer stopNote()
-	watch := startWatch(ctx, res.Target, o.linkBps, note)
+	watch := startWatch(ctx, res.Target, o.linkBps, lv.sample(), note)
 	cfg := loadgen.Config{
 		Store: tgt.store, Spec: sp, Namespace: res.Target.Namespace, Block: block, Seed: seed,
 		Grace: o.grace, MaxErrors: o.maxErrors, NoCleanup: o.noCleanup, OpenBucket: tgt.bucketOpener(&o.target, maxConc),
@@ -82,6 +88,7 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 		StepStarted: watch.stepStarted,
 	}
 	prog := withProgress(env, o.quiet, &cfg)
+	lv.hook(&cfg)
 	outcome, runErr := loadgen.Run(ctx, cfg)
 	prog.done()
 	res.Finished = time.Now()
@@ -90,6 +97,7 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 		res.AbortDetail = outcome.AbortDetail
 	}
 	watch.finish(res)
+	lv.finish(res, runErr)
 	if outcome == nil && runErr != nil {
 		return runErr
 	}

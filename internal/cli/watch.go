@@ -23,12 +23,13 @@ type watch struct {
 	target sysmon.Target
 }
 
-// startWatch starts the system sampler for a run against tgt. It samples
-// until finish, also through cleanup after an interrupt.
-func startWatch(ctx context.Context, info report.Target, linkSpeed float64, note func(string, ...any)) *watch {
+// startWatch starts the system sampler for a run against tgt (onSample,
+// if set, sees each sample). It samples until finish, also through
+// cleanup after an interrupt.
+func startWatch(ctx context.Context, info report.Target, linkSpeed float64, onSample func(sysmon.Sample), note func(string, ...any)) *watch {
 	t, conns := targetFacts(ctx, info)
 	t.LinkSpeed = linkSpeed
-	s, err := sysmon.NewSampler(sysmon.Config{Loopback: t.Loopback, Process: true, Conns: conns})
+	s, err := sysmon.NewSampler(sysmon.Config{Loopback: t.Loopback, Process: true, Conns: conns, OnSample: onSample})
 	if err != nil {
 		note("not sampling the machine (no system timeline or verdict): %v", err)
 		return nil

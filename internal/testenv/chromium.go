@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -41,19 +42,23 @@ func FindChromium(tb testing.TB) *Chromium {
 	return &Chromium{bin: bin, profile: tb.TempDir()}
 }
 
-// run renders page (a file) headless with extra flags, for at most a
-// minute, and returns stdout and stderr.
+// run renders page (a file, or an http:// URL) headless with extra
+// flags, for at most a minute, and returns stdout and stderr.
 func (c *Chromium) run(ctx context.Context, page string, flags ...string) (string, string, error) {
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	abs, err := filepath.Abs(page)
-	if err != nil {
-		return "", "", err
+	target := page // an http:// URL (a live page) as it is, a file by its absolute path
+	if !strings.HasPrefix(page, "http://") {
+		abs, err := filepath.Abs(page)
+		if err != nil {
+			return "", "", err
+		}
+		target = "file://" + abs
 	}
 	args := append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
 		"--disable-component-update", "--disable-sync", "--no-first-run", "--disable-extensions",
 		"--enable-logging=stderr", "--v=0", "--user-data-dir=" + c.profile}, flags...)
-	cmd := exec.CommandContext(ctx, c.bin, append(args, "file://"+abs)...)
+	cmd := exec.CommandContext(ctx, c.bin, append(args, target)...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
