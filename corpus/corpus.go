@@ -38,14 +38,21 @@ func (it Item) Open() (io.ReadSeekCloser, error) {
 	if it.Path == "" {
 		return nopCloser{bytes.NewReader(it.Data)}, nil
 	}
-	f, err := os.Open(it.Path)
+	return OpenSized(it.Path, it.Size)
+}
+
+// OpenSized opens the file at path, which must still be size bytes long:
+// a file that changed since it was listed would upload other bytes than
+// were planned.
+func OpenSized(path string, size int64) (*os.File, error) {
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	if st, err := f.Stat(); err != nil || st.Size() != it.Size {
+	if st, err := f.Stat(); err != nil || st.Size() != size {
 		_ = f.Close()
 		if err == nil {
-			err = fmt.Errorf("%s changed size since it was listed (%d, now %d bytes)", it.Path, it.Size, st.Size())
+			err = fmt.Errorf("%s changed size since it was listed (%d, now %d bytes)", path, size, st.Size())
 		}
 		return nil, err
 	}

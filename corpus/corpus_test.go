@@ -29,15 +29,7 @@ func maildir(t *testing.T) (string, map[string]string) {
 		"top-level-note":   "note",
 		"new/sub/deep.eml": "deep",
 	}
-	for name, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testenv.WriteFiles(t, dir, files)
 	if err := os.Symlink(filepath.Join(dir, "cur/1.eml"), filepath.Join(dir, "link.eml")); err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/objbench/objbench/report"
 	"github.com/objbench/objbench/storage"
 	"github.com/objbench/objbench/storage/s3"
+	"github.com/objbench/objbench/workload"
 )
 
 // binary is the objbench executable built once for all tests.
@@ -84,21 +85,9 @@ func readResult(t *testing.T, path string) *report.Result {
 	return res
 }
 
-// totals returns the main-stage totals of op in res, summed over steps.
+// mainOps returns the main-stage totals of op in res, summed over steps.
 func mainOps(res *report.Result, op string) (ops, ok, bytes int64) {
-	for _, s := range res.Steps {
-		if s.Kind != "main" {
-			continue
-		}
-		for _, st := range s.Streams {
-			for _, t := range st.Totals {
-				if t.Op == op {
-					ops, ok, bytes = ops+t.Ops, ok+t.OK, bytes+t.Bytes
-				}
-			}
-		}
-	}
-	return
+	return res.OpTotals(workload.KindMain, op)
 }
 
 // minioEnv starts MinIO with a bucket and returns it, flags and env for objbench.

@@ -141,3 +141,21 @@ func (r *Result) FailedMainSteps() []string {
 	}
 	return names
 }
+
+// OpTotals sums op's totals over the steps of stages of kind: ops issued,
+// ops that succeeded and bytes moved.
+func (r *Result) OpTotals(kind workload.StageKind, op string) (ops, ok, bytes int64) {
+	for _, st := range r.Steps {
+		if st.Kind != kind {
+			continue
+		}
+		for _, s := range st.Streams {
+			for _, t := range s.Totals {
+				if t.Op == op {
+					ops, ok, bytes = ops+t.Ops, ok+t.OK, bytes+t.Bytes
+				}
+			}
+		}
+	}
+	return ops, ok, bytes
+}

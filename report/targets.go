@@ -23,6 +23,25 @@ func (t Target) Label() string {
 	return "s3://" + t.Bucket
 }
 
+// Describe says what and where the target is, as reports show it: "s3
+// http://10.0.0.5:9000, bucket b", "fs /mnt/nvme", "s3 (embedded server),
+// bucket objbench".
+func (t Target) Describe() string {
+	s := t.Kind
+	switch {
+	case t.Embedded:
+		s += " (embedded server)"
+	case t.Endpoint != "":
+		s += " " + t.Endpoint
+	case t.Root != "":
+		s += " " + t.Root
+	}
+	if t.Bucket != "" {
+		s += ", bucket " + t.Bucket
+	}
+	return s
+}
+
 // WriteTargets prints the runs of one workload on several targets side by
 // side, the way storage systems are compared for a purchase: for each main
 // step and op, the wall time the step took (a final sync included), the

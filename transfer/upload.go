@@ -9,6 +9,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/objbench/objbench/corpus"
 	"github.com/objbench/objbench/payload"
 	"github.com/objbench/objbench/storage"
 )
@@ -32,15 +33,8 @@ func (r *runner) openSource(it Item) (*source, error) {
 	if it.Path == "" {
 		return &source{block: r.block, seed: it.Seed}, nil
 	}
-	f, err := os.Open(it.Path)
+	f, err := corpus.OpenSized(it.Path, it.Size)
 	if err != nil {
-		return nil, err
-	}
-	if st, err := f.Stat(); err != nil || st.Size() != it.Size {
-		_ = f.Close()
-		if err == nil {
-			err = fmt.Errorf("%s changed size since planned (%d, now %d bytes)", it.Path, it.Size, st.Size())
-		}
 		return nil, err
 	}
 	return &source{file: f}, nil

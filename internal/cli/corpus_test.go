@@ -2,30 +2,18 @@ package cli_test
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/objbench/objbench/corpus"
 	"github.com/objbench/objbench/internal/testenv"
 	"github.com/objbench/objbench/report"
+	"github.com/objbench/objbench/workload"
 )
 
 // totals sums a result's ops, successes and bytes of op in stage kind.
 func totals(res *report.Result, kind, op string) (ops, ok, bytes int64) {
-	for _, st := range res.Steps {
-		if string(st.Kind) != kind {
-			continue
-		}
-		for _, s := range st.Streams {
-			for _, t := range s.Totals {
-				if t.Op == op {
-					ops, ok, bytes = ops+t.Ops, ok+t.OK, bytes+t.Bytes
-				}
-			}
-		}
-	}
-	return
+	return res.OpTotals(workload.StageKind(kind), op)
 }
 
 // TestGetAndDeleteOnARealCorpus: --from-git prepares the repository's
@@ -59,7 +47,7 @@ func TestGetAndDeleteOnARealCorpus(t *testing.T) {
 	}
 
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"cur/1": "one", "cur/2": "two!", "new/3": "three", "new/x/4": "four4"})
+	testenv.WriteFiles(t, dir, map[string]string{"cur/1": "one", "cur/2": "two!", "new/3": "three", "new/x/4": "four4"})
 	out = filepath.Join(t.TempDir(), "d.json")
 	if code, _, errs := execute(t, nil, "delete", "--from-dir", dir, "-c", "2", "-q", "--out", out); code != 0 {
 		t.Fatalf("delete --from-dir: exit %d\n%s", code, errs)
@@ -69,20 +57,6 @@ func TestGetAndDeleteOnARealCorpus(t *testing.T) {
 	}
 	if ops, ok, _ := totals(res, "main", "DELETE"); ops != 4 || ok != 4 {
 		t.Errorf("DELETE: %d of %d ok, want the tree's 4 files", ok, ops)
-	}
-}
-
-// writeFiles creates files (slash paths relative to dir) with their contents.
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
 	}
 }
 

@@ -40,20 +40,7 @@ func (l *liveServer) start(res *report.Result, note func(string, ...any)) {
 	if l == nil {
 		return
 	}
-	t := res.Target
-	where := t.Kind
-	switch {
-	case t.Embedded:
-		where += " (embedded server)"
-	case t.Endpoint != "":
-		where += " " + t.Endpoint
-	case t.Root != "":
-		where += " " + t.Root
-	}
-	if t.Bucket != "" {
-		where += ", bucket " + t.Bucket
-	}
-	l.v = live.New(live.Info{RunID: res.RunID, Target: where})
+	l.v = live.New(live.Info{RunID: res.RunID, Target: res.Target.Describe()})
 	l.v.Start(l.ln)
 	note("live view: http://%s/", browsable(l.ln.Addr()))
 }

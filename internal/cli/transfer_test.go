@@ -57,7 +57,7 @@ func TestTransferCorpora(t *testing.T) {
 		files[fmt.Sprintf("cur/%d.eml", i)] = e
 		all += len(e)
 	}
-	writeFiles(t, dir, files)
+	testenv.WriteFiles(t, dir, files)
 	code, out, errs = execute(t, nil, "transfer", "--from-dir", dir, "s3://mail/maildir/", "-q")
 	if want := fmt.Sprintf("verified: %d objects, %d bytes", len(emails), all); code != 0 || !strings.Contains(out, want) {
 		t.Fatalf("--from-dir: exit %d, want %q\n%s\n%s", code, want, out, errs)

@@ -170,7 +170,7 @@ func facts(r *report.Result) [][2]string {
 		{"objbench", r.Tool.Version},
 		{"started", r.Started.UTC().Format(time.RFC3339)},
 		{"duration", r.Finished.Sub(r.Started).Round(time.Millisecond).String()},
-		{"target", target(r.Target)},
+		{"target", r.Target.Describe()},
 		{"machine", fmt.Sprintf("%s: %s/%s, kernel %s, %d CPUs %s, %s memory", m.Hostname, m.OS, m.Arch,
 			m.Kernel, m.CPUs, m.CPUModel, report.Bytes(float64(m.MemoryBytes)))},
 		{"go", m.GoVersion},
@@ -182,22 +182,6 @@ func facts(r *report.Result) [][2]string {
 		f = append(f, [2]string{"outcome", "stopped early: " + r.AbortDetail})
 	}
 	return f
-}
-
-func target(t report.Target) string {
-	s := t.Kind
-	switch {
-	case t.Embedded:
-		s += " (embedded server)"
-	case t.Endpoint != "":
-		s += " " + t.Endpoint
-	case t.Root != "":
-		s += " " + t.Root
-	}
-	if t.Bucket != "" {
-		s += ", bucket " + t.Bucket
-	}
-	return s
 }
 
 func verdict(r *report.Result) []string {
