@@ -74,6 +74,7 @@ type tailBuffer struct {
 	mu  sync.Mutex
 	max int
 	buf bytes.Buffer
+	cut bool // bytes before the kept ones were dropped
 }
 
 func (t *tailBuffer) Write(p []byte) (int, error) {
@@ -82,16 +83,24 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 	n := len(p)
 	if len(p) > t.max {
 		p = p[len(p)-t.max:]
+		t.cut = true
 	}
 	t.buf.Write(p)
 	if extra := t.buf.Len() - t.max; extra > 0 {
 		t.buf.Next(extra)
+		t.cut = true
 	}
 	return n, nil
 }
 
+// String is the tail from its first whole line: a line cut at the front
+// could hold the end of a secret that scrub would no longer recognise.
 func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.buf.String()
+	s := t.buf.String()
+	if t.cut {
+		_, s, _ = strings.Cut(s, "\n")
+	}
+	return s
 }
