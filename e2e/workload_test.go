@@ -2,18 +2,16 @@ package e2e_test
 
 import (
 	"context"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/objbench/objbench/internal/testenv"
 	"github.com/objbench/objbench/s3server"
 	"github.com/objbench/objbench/storage"
 	"github.com/objbench/objbench/storage/s3"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
 
 // exampleScale shrinks every example (counts, limits, durations) so that
 // each runs in a second or two; CI has two cores for the whole suite.
@@ -119,31 +117,11 @@ func TestCOSBenchDryRunGolden(t *testing.T) {
 			rel, _ := filepath.Rel("..", file)
 			r := objbench(t, "..", nil, "run", "--dry-run", "--scale", "0.01", filepath.ToSlash(rel)).mustSucceed(t)
 			noSecrets(t, "dry run", r.stdout+r.stderr, fileSecret, "cosbench-access")
-			golden(t, filepath.Join("testdata", "dryrun-"+filepath.Base(file)+".golden"), r.stdout)
+			testenv.Golden(t, filepath.Join("testdata", "dryrun-"+filepath.Base(file)+".golden"), []byte(r.stdout))
 		})
 	}
 	if _, err := os.Stat("../objbench-results"); err == nil && !hadResults {
 		t.Error("a dry run wrote a result directory")
-	}
-}
-
-func golden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test ./e2e -run %s -update writes it)", err, t.Name())
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (-update rewrites it):\n%s", path, got)
 	}
 }
 

@@ -2,43 +2,19 @@ package report
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/objbench/objbench/internal/testenv"
 	"github.com/objbench/objbench/loadgen"
 	"github.com/objbench/objbench/metrics"
 	"github.com/objbench/objbench/sysmon"
 	"github.com/objbench/objbench/workload"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
-
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (-update rewrites it):\n got:\n%s\nwant:\n%s", name, got, want)
-	}
-}
 
 var goldenT0 = time.Date(2025, 3, 4, 10, 20, 30, 0, time.UTC)
 
@@ -142,4 +118,10 @@ func TestSystemFilesSamplesAndJudgesMainSteps(t *testing.T) {
 	if f := r.System.Verdicts[0].Findings; len(f) == 0 || f[0].Kind != sysmon.KindClientBound {
 		t.Errorf("findings %+v, want client-bound first", f)
 	}
+}
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	testenv.Golden(t, filepath.Join("testdata", name), got)
 }

@@ -3,16 +3,14 @@ package workload_test
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/objbench/objbench/internal/testenv"
 	"github.com/objbench/objbench/workload"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
 
 // fixtures are the workload files the decoder golden tests read: the
 // examples users start from and the COSBench samples in testdata.
@@ -56,25 +54,7 @@ func TestDecodeGolden(t *testing.T) {
 			if err := enc.Encode(sp); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, filepath.Join("testdata", filepath.Base(file)+".golden"), out.Bytes())
+			testenv.Golden(t, filepath.Join("testdata", filepath.Base(file)+".golden"), out.Bytes())
 		})
-	}
-}
-
-// golden compares got with the file, or rewrites the file with -update.
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the output (go test -update rewrites it):\n--- got\n%s", path, got)
 	}
 }

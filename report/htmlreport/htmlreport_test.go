@@ -2,8 +2,6 @@ package htmlreport_test
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,6 +9,7 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/objbench/objbench/internal/testenv"
 	"github.com/objbench/objbench/loadgen"
 	"github.com/objbench/objbench/metrics"
 	"github.com/objbench/objbench/report"
@@ -18,8 +17,6 @@ import (
 	"github.com/objbench/objbench/sysmon"
 	"github.com/objbench/objbench/workload"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
 
 var t0 = time.Date(2025, 3, 4, 10, 20, 30, 0, time.UTC)
 
@@ -103,27 +100,6 @@ func TestPageGolden(t *testing.T) {
 	golden(t, "report.html.golden", b.Bytes())
 }
 
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("page differs from %s (run go test -update and review the diff)", path)
-	}
-}
-
 func TestPageIsSelfContained(t *testing.T) {
 	var b bytes.Buffer
 	if err := htmlreport.Write(&b, sweepResult(t)); err != nil {
@@ -163,4 +139,10 @@ func TestPageWithoutTimelineOrSweep(t *testing.T) {
 			t.Errorf("page does not say %q", want)
 		}
 	}
+}
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	testenv.Golden(t, filepath.Join("testdata", name), got)
 }
