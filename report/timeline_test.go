@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	hdr "github.com/HdrHistogram/hdrhistogram-go"
-
 	"github.com/objbench/objbench/internal/testenv"
 	"github.com/objbench/objbench/loadgen"
 	"github.com/objbench/objbench/metrics"
@@ -19,20 +17,7 @@ import (
 var goldenT0 = time.Date(2025, 3, 4, 10, 20, 30, 0, time.UTC)
 
 // histogram encodes latencies (µs) the way the result file stores them.
-func histogram(t *testing.T, us ...int64) string {
-	t.Helper()
-	h := hdr.New(1, int64(time.Hour/time.Microsecond), 3)
-	for _, v := range us {
-		if err := h.RecordValue(v); err != nil {
-			t.Fatal(err)
-		}
-	}
-	b, err := h.Encode(hdr.V2CompressedEncodingCookieBase)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
+func histogram(t *testing.T, us ...int64) string { return testenv.Histogram(t, us...) }
 
 // timelineResult is a small run: a prepare step and a three-second GET
 // step with a sample for each second, one of them alarming.

@@ -96,17 +96,23 @@ func send(b *testing.B, c *http.Client, method, url string, body []byte, buf []b
 // BenchmarkServerGet4KiB measures small GETs with 8 requests in flight per
 // CPU; allocations are the server's and the client's together.
 func BenchmarkServerGet4KiB(b *testing.B) {
-	data := payload(4<<10, 1)
+	benchGets(b, "small", payload(4<<10, 1), 8, 8<<10)
+}
+
+// benchGets writes data to key on each target, then GETs it with
+// parallelism requests in flight per CPU, each reading through a buffer of
+// bufSize.
+func benchGets(b *testing.B, key string, data []byte, parallelism, bufSize int) {
 	for _, tg := range targets(b) {
 		b.Run(tg.name, func(b *testing.B) {
 			c := benchClient()
-			u := tg.endpoint + "/" + bucket + "/small"
+			u := tg.endpoint + "/" + bucket + "/" + key
 			send(b, c, "PUT", u, data, nil)
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
-			b.SetParallelism(8)
+			b.SetParallelism(parallelism)
 			b.RunParallel(func(pb *testing.PB) {
-				buf := make([]byte, 8<<10)
+				buf := make([]byte, bufSize)
 				for pb.Next() {
 					send(b, c, "GET", u, nil, buf)
 				}
@@ -159,22 +165,7 @@ func BenchmarkServerPutGet64MiB(b *testing.B) {
 // BenchmarkServerGetConcurrent64MiB reads one 64 MiB object with 4 streams:
 // s3mem's global lock is not in this path, so it shows the copy cost alone.
 func BenchmarkServerGetConcurrent64MiB(b *testing.B) {
-	data := payload(64<<20, 4)
-	for _, tg := range targets(b) {
-		b.Run(tg.name, func(b *testing.B) {
-			c := benchClient()
-			u := tg.endpoint + "/" + bucket + "/big"
-			send(b, c, "PUT", u, data, nil)
-			b.SetBytes(int64(len(data)))
-			b.SetParallelism(2)
-			b.RunParallel(func(pb *testing.PB) {
-				buf := make([]byte, 1<<20)
-				for pb.Next() {
-					send(b, c, "GET", u, nil, buf)
-				}
-			})
-		})
-	}
+	benchGets(b, "big", payload(64<<20, 4), 2, 1<<20)
 }
 
 // BenchmarkServerGet4KiBDuringBigPuts measures small GETs while another

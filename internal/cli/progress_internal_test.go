@@ -5,24 +5,12 @@ import (
 	"testing"
 	"time"
 
-	hdr "github.com/HdrHistogram/hdrhistogram-go"
-
+	"github.com/objbench/objbench/internal/testenv"
 	"github.com/objbench/objbench/metrics"
 	"github.com/objbench/objbench/workload"
 )
 
-func latency(t *testing.T, us ...int64) string {
-	t.Helper()
-	h := hdr.New(1, 60_000_000, 3)
-	for _, v := range us {
-		_ = h.RecordValue(v)
-	}
-	b, err := h.Encode(hdr.V2CompressedEncodingCookieBase)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
+func latency(t *testing.T, us ...int64) string { return testenv.Histogram(t, us...) }
 
 func TestProgressLines(t *testing.T) {
 	st := workload.Stage{Name: "main", Kind: workload.KindMain, Streams: []workload.Stream{

@@ -20,33 +20,10 @@ import (
 // scheduling delays (tens of ms under -race beside other test packages) do
 // not move the knee, while a queue past capacity does.
 func TestSaturateFindsTheKnee(t *testing.T) {
-	ctx := context.Background()
-	srv, err := faultserver.Start(ctx, faultserver.Config{Delay: faultserver.Delay{Base: 40 * time.Millisecond}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close(ctx) })
-	out := filepath.Join(t.TempDir(), "curve.json")
-	t.Setenv("AWS_ACCESS_KEY_ID", "a") // the SDK's credential chain reads the process environment
-	t.Setenv("AWS_SECRET_ACCESS_KEY", "b")
-	code, stdout, stderr := execute(t, nil,
-		"saturate", "get", "--endpoint-url", srv.Endpoint(), "--bucket", srv.Bucket(), "--max-workers", "4", "--size", "1KiB",
-		"--objects", "8", "--start-rate", "25/s", "--factor", "2", "--max-rate", "800/s", "--step", "1s", "--slo", "p99<200ms",
+	res, stdout := saturateKnownServer(t, "--max-workers", "4", "--start-rate", "25/s", "--factor", "2", "--max-rate", "800/s",
 		// 20%: a loaded or race-instrumented client is itself late for a few
 		// slots at half capacity; at twice capacity half the slots drop.
-		"--max-error-ratio", "0.2", "--max-time", "20s", "--out", out)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	t.Log("\n" + stdout)
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var res saturate.Result
-	if err := json.Unmarshal(b, &res); err != nil {
-		t.Fatal(err)
-	}
+		"--max-error-ratio", "0.2")
 	if res.Knee == nil || (res.Knee.Rate != 50 && res.Knee.Rate != 100) {
 		t.Fatalf("knee %+v, want 50/s or 100/s (capacity 100/s)", res.Knee)
 	}
@@ -62,6 +39,22 @@ func TestSaturateFindsTheKnee(t *testing.T) {
 // By concurrency, closed loop: 40 ms per GET serves 25/s per worker, so
 // throughput doubles with each doubling of workers up to the maximum.
 func TestSaturateByConcurrency(t *testing.T) {
+	res, stdout := saturateKnownServer(t, "--by", "concurrency", "--max-concurrency", "4", "--factor", "2")
+	if len(res.Points) != 3 || res.Knee == nil || res.Knee.Rate != 4 || !strings.Contains(stdout, "WORKERS") {
+		t.Fatalf("points %+v, knee %+v: want 1, 2, 4 workers, all meeting the objective", res.Points, res.Knee)
+	}
+	for _, p := range res.Points {
+		if p.Achieved < 0.8*25*p.Rate || p.Achieved > 25*p.Rate*1.05 {
+			t.Errorf("%v workers achieved %.0f/s, want about %v/s", p.Rate, p.Achieved, 25*p.Rate)
+		}
+	}
+}
+
+// saturateKnownServer runs objbench saturate get with args against a
+// server that takes 40 ms per request, with a p99<200ms objective and 1 s
+// steps, and returns the curve from its result file and what it printed.
+func saturateKnownServer(t *testing.T, args ...string) (saturate.Result, string) {
+	t.Helper()
 	ctx := context.Background()
 	srv, err := faultserver.Start(ctx, faultserver.Config{Delay: faultserver.Delay{Base: 40 * time.Millisecond}})
 	if err != nil {
@@ -69,11 +62,10 @@ func TestSaturateByConcurrency(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = srv.Close(ctx) })
 	out := filepath.Join(t.TempDir(), "curve.json")
-	t.Setenv("AWS_ACCESS_KEY_ID", "a")
+	t.Setenv("AWS_ACCESS_KEY_ID", "a") // the SDK's credential chain reads the process environment
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "b")
-	code, stdout, stderr := execute(t, nil, "saturate", "get", "--by", "concurrency", "--endpoint-url", srv.Endpoint(),
-		"--bucket", srv.Bucket(), "--max-concurrency", "4", "--factor", "2", "--size", "1KiB", "--objects", "8",
-		"--step", "1s", "--slo", "p99<200ms", "--max-time", "20s", "--out", out)
+	code, stdout, stderr := execute(t, nil, append([]string{"saturate", "get", "--endpoint-url", srv.Endpoint(), "--bucket", srv.Bucket(),
+		"--size", "1KiB", "--objects", "8", "--step", "1s", "--slo", "p99<200ms", "--max-time", "20s", "--out", out}, args...)...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -86,12 +78,5 @@ func TestSaturateByConcurrency(t *testing.T) {
 	if err := json.Unmarshal(b, &res); err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Points) != 3 || res.Knee == nil || res.Knee.Rate != 4 || !strings.Contains(stdout, "WORKERS") {
-		t.Fatalf("points %+v, knee %+v: want 1, 2, 4 workers, all meeting the objective", res.Points, res.Knee)
-	}
-	for _, p := range res.Points {
-		if p.Achieved < 0.8*25*p.Rate || p.Achieved > 25*p.Rate*1.05 {
-			t.Errorf("%v workers achieved %.0f/s, want about %v/s", p.Rate, p.Achieved, 25*p.Rate)
-		}
-	}
+	return res, stdout
 }

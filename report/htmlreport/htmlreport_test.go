@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	hdr "github.com/HdrHistogram/hdrhistogram-go"
-
 	"github.com/objbench/objbench/internal/testenv"
 	"github.com/objbench/objbench/loadgen"
 	"github.com/objbench/objbench/metrics"
@@ -20,20 +18,7 @@ import (
 
 var t0 = time.Date(2025, 3, 4, 10, 20, 30, 0, time.UTC)
 
-func histogram(t *testing.T, us ...int64) string {
-	t.Helper()
-	h := hdr.New(1, int64(time.Hour/time.Microsecond), 3)
-	for _, v := range us {
-		if err := h.RecordValue(v); err != nil {
-			t.Fatal(err)
-		}
-	}
-	b, err := h.Encode(hdr.V2CompressedEncodingCookieBase)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
+func histogram(t *testing.T, us ...int64) string { return testenv.Histogram(t, us...) }
 
 // sweepResult is a prepare step and a two-step concurrency sweep of GETs
 // and PUTs, with the machine sampled each second.

@@ -29,14 +29,19 @@ func benchEndpoint(b *testing.B, name string) string {
 	return fakeS3(b).URL
 }
 
+// benchStore is a store on the named benchmark server with its bucket made.
+func benchStore(b *testing.B, name string) *s3.Store {
+	s := newStore(b, benchEndpoint(b, name))
+	if err := s.CreateBucket(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	return s
+}
+
 func BenchmarkGet4KiB(b *testing.B) {
 	for _, name := range []string{"gofakes3", "canned"} {
 		b.Run(name, func(b *testing.B) {
-			s := newStore(b, benchEndpoint(b, name))
-			ctx := context.Background()
-			if err := s.CreateBucket(ctx); err != nil {
-				b.Fatal(err)
-			}
+			s, ctx := benchStore(b, name), context.Background()
 			mustPut(b, s, "obj", payload(benchSize))
 			var tr storage.Trace
 			o := storage.GetOptions{Trace: &tr}
@@ -55,11 +60,7 @@ func BenchmarkGet4KiB(b *testing.B) {
 func BenchmarkPut4KiB(b *testing.B) {
 	for _, name := range []string{"gofakes3", "canned"} {
 		b.Run(name, func(b *testing.B) {
-			s := newStore(b, benchEndpoint(b, name))
-			ctx := context.Background()
-			if err := s.CreateBucket(ctx); err != nil {
-				b.Fatal(err)
-			}
+			s, ctx := benchStore(b, name), context.Background()
 			data := payload(benchSize)
 			body := bytes.NewReader(data)
 			var tr storage.Trace
