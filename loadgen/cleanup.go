@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/objbench/objbench/metrics"
@@ -34,8 +35,9 @@ func (r *runState) cleanup(ctx context.Context, st workload.Stage) (StepResult, 
 		if fw.n == 0 {
 			continue
 		}
-		runs = append(runs, &streamRun{name: cmpOr(sp.Name, "cleanup"), block: r.cfg.Block, pacer: ClosedLoop{},
-			fixed: fw, sizes: workload.Const(0), workers: int(max(1, min(int64(sp.MaxConcurrency()), fw.n))), run: r})
+		runs = append(runs, &streamRun{name: cmpOr(sp.Name, "cleanup"), run: r,
+			work:    streamWork{block: r.cfg.Block, fixed: fw, sizes: workload.Const(0), sizeSeq: new(atomic.Uint64)},
+			workers: int(max(1, min(int64(sp.MaxConcurrency()), fw.n)))})
 	}
 	if len(runs) == 0 {
 		return StepResult{Stage: st.Name, Kind: st.Kind, Start: time.Now()}, nil

@@ -23,7 +23,7 @@ func (w *worker) multipart(ctx context.Context, t task) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	ps := max(w.s.partSize, 1)
+	ps := max(w.s.work.partSize, 1)
 	w.parts = w.parts[:0]
 	var done int64
 	for n := 1; n == 1 || done < t.size; n++ {

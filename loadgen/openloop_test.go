@@ -26,23 +26,38 @@ func (s slowGets) Get(ctx context.Context, key string, o storage.GetOptions, w i
 	return s.Store.Get(ctx, key, o, w)
 }
 
-func rateRunTotals(t *testing.T, workers int) (get metrics.OpTotal, stopped string) {
+// rateRun runs 200 GET slots at 200/s, each GET taking 20 ms, starting
+// with workers workers and growing to at most maxWorkers (0: the default).
+func rateRun(t *testing.T, workers, maxWorkers int) loadgen.StreamResult {
 	t.Helper()
 	sp := spec(workload.Stream{Name: "g", Mix: []workload.OpWeight{{Op: "get", Weight: 1}}, Concurrency: []int{workers},
 		Bounds: workload.Bounds{Ops: 200, Duration: 10 * time.Second}, Objects: workload.KeySpace{Prefix: "g/", Count: 20},
-		Size: 1024, Rate: &workload.Rate{PerSec: 200}})
+		Size: 1024, Rate: &workload.Rate{PerSec: 200, MaxWorkers: maxWorkers}})
 	out, err := loadgen.Run(context.Background(), config(t, slowGets{mem.New(), 20 * time.Millisecond}, sp))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return total(t, out.Steps[1], "GET"), out.Steps[1].Streams[0].StoppedBy
+	return out.Steps[1].Streams[0]
 }
 
-// 200 slots/s against 2 workers and 20 ms per GET: the stream can serve
-// only 100/s, so about half the slots find no free worker and are dropped,
-// not issued late; response time includes any wait past the slot's start.
+func rateRunTotals(t *testing.T, workers, maxWorkers int) (get metrics.OpTotal, stopped string) {
+	t.Helper()
+	s := rateRun(t, workers, maxWorkers)
+	for _, tot := range s.Totals {
+		if tot.Op == "GET" {
+			return tot, s.StoppedBy
+		}
+	}
+	t.Fatalf("no GET totals in %+v", s.Totals)
+	return metrics.OpTotal{}, ""
+}
+
+// 200 slots/s against at most 2 workers and 20 ms per GET: the stream can
+// serve only 100/s, so about half the slots find no free worker and are
+// dropped, not issued late; response time includes any wait past the
+// slot's start.
 func TestRateBeyondCapacityDropsSlots(t *testing.T) {
-	get, stopped := rateRunTotals(t, 2)
+	get, stopped := rateRunTotals(t, 2, 2)
 	if stopped != "ops" {
 		t.Errorf("stopped by %s, want ops (200 slots)", stopped)
 	}
@@ -63,9 +78,28 @@ func TestRateBeyondCapacityDropsSlots(t *testing.T) {
 	}
 }
 
+// By default the workers grow as slots come due: starting with 1 worker,
+// 200/s of 20 ms GETs need about 4, and every slot is issued.
+func TestRateGrowsWorkersToServeTheSchedule(t *testing.T) {
+	s := rateRun(t, 1, 0)
+	var get metrics.OpTotal
+	for _, tot := range s.Totals {
+		get = tot
+	}
+	if get.Dropped > 5 || get.Ops+get.Dropped != 200 {
+		t.Errorf("%d issued, %d dropped; want 200 slots, at most 5 dropped", get.Ops, get.Dropped)
+	}
+	if s.PeakWorkers < 4 || s.PeakWorkers > 50 {
+		t.Errorf("peak %d workers, want about 4 (200/s × 20 ms)", s.PeakWorkers)
+	}
+	if s.MaxWorkers != loadgen.WorkerCap(workload.Rate{PerSec: 200}, 1, 0) || s.MaxWorkers != 2000 {
+		t.Errorf("worker cap %d, want 200/s × 10 s = 2000", s.MaxWorkers)
+	}
+}
+
 // With workers to spare every slot is issued on time at the target rate.
 func TestRateWithinCapacityKeepsTheRate(t *testing.T) {
-	get, _ := rateRunTotals(t, 16)
+	get, _ := rateRunTotals(t, 16, 16)
 	// A slot is dropped when the client itself is more than 1 ms late, which
 	// a loaded CI machine can cause now and then; the over-capacity case
 	// above drops half. A handful here is the machine, not the semantics.

@@ -30,21 +30,21 @@ func (r *runState) prepareStream(ctx context.Context, s *streamRun, sp workload.
 		}
 		r.wrote(space, sp.Data.Compress, corpusSizes(items))
 		store, pool := space.stores[0], space.pool
-		s.fixed = fixedWork{n: int64(len(items)), at: func(_ *worker, i int64) task {
+		s.work.fixed = fixedWork{n: int64(len(items)), at: func(_ *worker, i int64) task {
 			return task{op: metrics.OpPut, store: store, key: space.prefix + items[i].Name, size: items[i].Size, src: &items[i], pool: pool}
 		}}
 	case ks.Index != nil:
 		r.wrote(space, sp.Data.Compress, sp.Sizes())
-		s.fixed = space.enumerate(metrics.OpPut)
+		s.work.fixed = space.enumerate(metrics.OpPut)
 	default:
 		r.wrote(space, sp.Data.Compress, sp.Sizes())
 		keys, store, pool := space.pool.plan(ks.Count), space.stores[0], space.pool
-		s.fixed = fixedWork{n: int64(len(keys)), at: func(w *worker, i int64) task {
+		s.work.fixed = fixedWork{n: int64(len(keys)), at: func(w *worker, i int64) task {
 			return task{op: metrics.OpPut, store: store, key: keys[i], size: w.prepSize(), seed: keySeed(keys[i]), pool: pool}
 		}}
 	}
 	s.bounds = workload.Bounds{}
-	s.workers = int(min(int64(s.workers), s.fixed.n))
+	s.workers = int(min(int64(s.workers), s.work.fixed.n))
 	if s.workers < 1 {
 		return nil, nil
 	}
@@ -66,11 +66,11 @@ func corpusSizes(items []corpus.Item) workload.Selector {
 // mainStream resolves each op of the mix to its key space.
 func (r *runState) mainStream(ctx context.Context, s *streamRun, sp workload.Stream) (*streamRun, error) {
 	var err error
-	if s.mix, err = newMix(sp.Mix); err != nil {
+	if s.work.mix, err = newMix(sp.Mix); err != nil {
 		return nil, err
 	}
 	for j, m := range sp.Mix {
-		op := s.mix.ops[j]
+		op := s.work.mix.ops[j]
 		space, err := r.space(ctx, sp, sp.OpObjects(m), sp.OpSizes(m))
 		if err != nil {
 			return nil, err
@@ -84,9 +84,9 @@ func (r *runState) mainStream(ctx context.Context, s *streamRun, sp workload.Str
 		if op == metrics.OpPut || op == metrics.OpMultipart {
 			r.wrote(space, sp.Data.Compress, sp.OpSizes(m))
 		}
-		s.ops = append(s.ops, &opDef{op: op, sp: space, sizes: sp.OpSizes(m)})
+		s.work.ops = append(s.work.ops, &opDef{op: op, sp: space, sizes: sp.OpSizes(m)})
 	}
-	for _, d := range s.ops { // after the writes: a stream may read what it writes
+	for _, d := range s.work.ops { // after the writes: a stream may read what it writes
 		ratio, ok := r.ratios[d.sp.id()]
 		if !ok {
 			ratio = sp.Data.Compress
@@ -99,10 +99,10 @@ func (r *runState) mainStream(ctx context.Context, s *streamRun, sp workload.Str
 			d.exact = w[0] == w[1]         // every object has that size
 		}
 	}
-	if !s.mix.has(metrics.OpRangeGet) {
-		s.getRange = sp.RangeSize // no ranged op of its own: --range-size makes every GET ranged
+	if !s.work.mix.has(metrics.OpRangeGet) {
+		s.work.getRange = sp.RangeSize // no ranged op of its own: --range-size makes every GET ranged
 	}
-	for _, d := range s.ops {
+	for _, d := range s.work.ops {
 		d.refills = d.sp.pool != nil && s.putsInto(d.sp.pool)
 		if p := d.sp.pool; p != nil && d.op != metrics.OpList && d.op != metrics.OpPut && d.op != metrics.OpMultipart &&
 			p.count() == 0 && !s.putsInto(p) {
@@ -114,7 +114,7 @@ func (r *runState) mainStream(ctx context.Context, s *streamRun, sp workload.Str
 
 // putsInto reports whether the stream itself adds objects to pool p.
 func (s *streamRun) putsInto(p *keyPool) bool {
-	return slices.ContainsFunc(s.ops, func(d *opDef) bool {
+	return slices.ContainsFunc(s.work.ops, func(d *opDef) bool {
 		return d.sp.pool == p && (d.op == metrics.OpPut || d.op == metrics.OpMultipart)
 	})
 }

@@ -9,15 +9,6 @@ import (
 	"github.com/objbench/objbench/workload"
 )
 
-// LateTolerance is how far in the past a slot's intended start may be when
-// a free worker claims it and still be issued. Further back, every worker
-// was busy at the slot's time: the slot is dropped (counted, never issued
-// late), as k6's constant-arrival-rate drops iterations no VU is free for.
-// Issuing it late would hide the store's slowness in a smaller load: the
-// coordinated omission open-loop pacing exists to avoid. The tolerance
-// absorbs timer and scheduler jitter of a worker that is free in time.
-const LateTolerance = time.Millisecond
-
 // poissonChunk is how many slots a Poisson schedule draws at once.
 const poissonChunk = 1024
 
@@ -48,7 +39,7 @@ type chunk struct {
 	u []float64
 }
 
-var _ Pacer = (*RatePacer)(nil)
+var _ Schedule = (*RatePacer)(nil)
 
 // NewRatePacer makes the schedule of r; seed fixes Poisson arrivals.
 func NewRatePacer(r workload.Rate, seed uint64) *RatePacer {
@@ -61,18 +52,8 @@ func NewRatePacer(r workload.Rate, seed uint64) *RatePacer {
 	return p
 }
 
-// Pace implements Pacer: done is the slot's index. It stops when a ramp
-// down to zero has no slots left.
-func (p *RatePacer) Pace(elapsed time.Duration, done uint64) (time.Duration, bool) {
-	at, ok := p.At(done)
-	if !ok {
-		return 0, true
-	}
-	return at - elapsed, false
-}
-
-// At is when slot i starts after the origin; ok=false: the schedule has no
-// slot i (a ramp down to zero ended).
+// At implements Schedule: when slot i starts after the origin; ok=false:
+// the schedule has no slot i (a ramp down to zero ended).
 func (p *RatePacer) At(i uint64) (time.Duration, bool) {
 	u := float64(i)
 	if p.poisson {

@@ -25,9 +25,6 @@ func TestUniformScheduleIsEvenlySpaced(t *testing.T) {
 			t.Errorf("slot %d at %v, want %v", i, got, want)
 		}
 	}
-	if wait, stop := p.Pace(12*time.Millisecond, 3); stop || wait != 3*time.Millisecond {
-		t.Errorf("Pace(12ms, 3) = %v, %v; want 3ms, false", wait, stop)
-	}
 }
 
 func TestPoissonScheduleHasTheRateAndExponentialGaps(t *testing.T) {
@@ -85,7 +82,7 @@ func TestRampFollowsTheIntegralOfTheRate(t *testing.T) {
 	if d := at(t, down, 499); d > 10*time.Second { // 500 slots in the ramp
 		t.Errorf("slot 499 at %v, want within the 10s ramp", d)
 	}
-	if _, stop := down.Pace(0, 501); !stop {
+	if _, ok := down.At(501); ok {
 		t.Error("a ramp down to 0/s must end its schedule")
 	}
 }

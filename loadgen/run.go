@@ -34,8 +34,10 @@ type Config struct {
 	MaxErrors int64
 	// NoCleanup skips cleanup stages, leaving the objects for a later run.
 	NoCleanup bool
-	// NewPacer gives each stream its pacer; nil means closed loop.
-	NewPacer func(workload.Stream) Pacer
+	// OpenLoopHorizon is how long an op may take (the request timeout):
+	// an open-loop stream without max_workers grows to its peak rate times
+	// this many workers (WorkerCap). 0: DefaultOpenLoopHorizon.
+	OpenLoopHorizon time.Duration
 	// OnStep, if set, is called before each step with its stage and index.
 	OnStep func(stage workload.Stage, step int)
 	// OpenBucket opens a store on another bucket, for key spaces that name
@@ -286,6 +288,15 @@ func (r *runState) measure(ctx context.Context, st workload.Stage, i int, runs [
 			return res, err
 		}
 		res.Synced = time.Since(t0)
+		// What was written is stored only once the sync returns: the
+		// window, and the rates, end there.
+		for j := range results {
+			w := results[j].Window
+			w.End = time.Since(res.Start).Seconds()
+			if err := results[j].SetWindow(w); err != nil {
+				return res, err
+			}
+		}
 	}
 	res.Elapsed = time.Since(res.Start)
 	res.Streams = results
@@ -322,22 +333,17 @@ func (r *runState) newStream(ctx context.Context, kind workload.StageKind, sp wo
 	if err != nil {
 		return nil, err
 	}
-	s := &streamRun{
-		name: sp.Name, block: block, seed: r.cfg.Seed + uint64(i), pacer: ClosedLoop{}, sizes: sp.Sizes(),
-		rangeSize: sp.RangeSize, partSize: sp.PartSize, verify: sp.Data.Verify, fsync: sp.Fsync,
-		bounds: sp.Bounds, workers: workers, run: r,
-	}
-	if s.partSize <= 0 {
-		s.partSize = workload.DefaultPartSize
+	s := &streamRun{name: sp.Name, run: r, bounds: sp.Bounds, workers: workers,
+		work: streamWork{block: block, seed: r.cfg.Seed + uint64(i), sizes: sp.Sizes(), sizeSeq: new(atomic.Uint64),
+			rangeSize: sp.RangeSize, partSize: sp.PartSize, verify: sp.Data.Verify, fsync: sp.Fsync}}
+	if s.work.partSize <= 0 {
+		s.work.partSize = workload.DefaultPartSize
 	}
 	if sp.Rate != nil && kind == workload.KindMain {
-		s.pacer = NewRatePacer(*sp.Rate, r.cfg.Seed+uint64(i))
+		plan := NewRatePacer(*sp.Rate, r.cfg.Seed+uint64(i))
+		s.sched = newSchedule(plan, WorkerCap(*sp.Rate, workers, r.cfg.OpenLoopHorizon), r.cfg.Seed+uint64(i))
+		s.workers = min(s.workers, s.sched.maxWorkers)
 	}
-	if r.cfg.NewPacer != nil {
-		s.pacer = r.cfg.NewPacer(sp)
-	}
-	_, closed := s.pacer.(ClosedLoop)
-	s.open = !closed && kind == workload.KindMain
 	if kind == workload.KindPrepare {
 		return r.prepareStream(ctx, s, sp)
 	}

@@ -14,43 +14,40 @@ import (
 	"github.com/objbench/objbench/workload"
 )
 
-// streamRun is one stream during one step.
+// streamRun is one stream during one step: what its workers do (work),
+// how far they may go (bounds), how they are paced (closed loop, or an
+// open-loop schedule), and how the stream ended.
 type streamRun struct {
-	name      string
+	name    string
+	run     *runState
+	work    streamWork
+	bounds  workload.Bounds
+	workers int       // closed loop: the workers; open loop: those started at once
+	sched   *schedule // open loop; nil: closed loop
+	series  *metrics.Series
+
+	opCtx                 context.Context // ops run under it: it outlives the stop by the grace
+	issued, cursor, moved atomic.Int64
+	end                   stopper
+	liveNext              int64 // the first second not yet passed to Config.OnSecond
+}
+
+// streamWork is what a stream's workers do: the ops of its mix and their
+// key spaces, or a fixed list of tasks run once each (prepare, cleanup),
+// and the data and options of those ops.
+type streamWork struct {
 	block     *payload.Block
 	seed      uint64
-	series    *metrics.Series
-	pacer     Pacer
 	mix       mix
 	ops       []*opDef  // the mix's ops (main stages)
 	fixed     fixedWork // prepare/cleanup: each task of a list once
 	sizes     workload.Selector
-	sizeSeq   atomic.Uint64
+	sizeSeq   *atomic.Uint64
 	getRange  int64 // GET reads ranges of this size (flags' --range-size)
 	rangeSize int64 // RANGE-GET reads ranges of this size
 	partSize  int64
 	verify    bool
 	fsync     bool
-	bounds    workload.Bounds
-	workers   int
-	run       *runState
-
-	// open: the pacer is a schedule (not ClosedLoop); its slots start at
-	// origin, when the first worker is ready, so a slow start of the
-	// workers does not count as dropped slots.
-	open       bool
-	originOnce sync.Once
-	origin     time.Time
-	lastSlot   atomic.Int64 // open loop: the latest claimed slot, ns after origin
-	liveNext   int64        // the first second not yet passed to Config.OnSecond
-
-	opCtx          context.Context
-	issued, cursor atomic.Int64
-	moved          atomic.Int64
-
-	stopOnce  sync.Once
-	stopCause string
-	stop      context.CancelFunc
 }
 
 // fixedWork is a list of tasks run once each, n of them, made on demand.
@@ -59,50 +56,18 @@ type fixedWork struct {
 	at func(w *worker, i int64) task
 }
 
-// scheduleOrigin is the instant the pacer's schedule counts from.
-func (s *streamRun) scheduleOrigin() time.Time {
-	s.originOnce.Do(func() { s.origin = time.Now() })
-	return s.origin
+// stopper ends a stream's issuing once, remembering the first reason.
+type stopper struct {
+	once   sync.Once
+	cause  string
+	cancel context.CancelFunc
 }
 
-// noteSlot records that the slot due at offset (after origin) was claimed.
-func (s *streamRun) noteSlot(offset time.Duration) {
-	for {
-		last := s.lastSlot.Load()
-		if int64(offset) <= last || s.lastSlot.CompareAndSwap(last, int64(offset)) {
-			return
-		}
-	}
-}
-
-// scheduleWindow is an open-loop stream's window: from its first slot to its
-// last. The closed-loop rule (every worker has done an op .. the first
-// worker stopped) would shrink to a sliver when many workers share the
-// slots; open loop, the schedule is the load.
-func (s *streamRun) scheduleWindow(fallback metrics.Window) metrics.Window {
-	start := s.scheduleOrigin().Sub(s.series.Start()).Seconds()
-	end := start + time.Duration(s.lastSlot.Load()).Seconds()
-	if end <= start {
-		return fallback
-	}
-	return metrics.Window{Start: start, End: end}
-}
-
-// scheduleEnded: a worker found no slot left. In closed loop the stream
-// stops; open loop, workers still waiting for earlier slots issue them
-// first, each returning when it finds none left.
-func (s *streamRun) scheduleEnded(cause string) {
-	if !s.open {
-		s.finish(cause)
-		return
-	}
-	s.stopOnce.Do(func() { s.stopCause = cause })
-}
-
-// finish records why the stream stopped (first cause wins) and stops it.
-func (s *streamRun) finish(cause string) {
-	s.stopOnce.Do(func() { s.stopCause = cause })
-	s.stop()
+// finish records why the stream stopped (the first cause wins) and stops
+// it issuing; in-flight ops go on under the stream's op context.
+func (s *stopper) finish(cause string) {
+	s.once.Do(func() { s.cause = cause })
+	s.cancel()
 }
 
 // count notes one finished op for the run's error limits.
@@ -117,12 +82,29 @@ func (s *streamRun) count(failed bool) {
 
 // StreamResult is what one stream did in one step.
 type StreamResult struct {
-	Name        string            `json:"name"`
-	Concurrency int               `json:"concurrency"`
+	Name        string `json:"name"`
+	Concurrency int    `json:"concurrency"`
+	// Open loop: the most workers the schedule could have (MaxWorkers)
+	// and the most it had (PeakWorkers); Concurrency is those started at
+	// once.
+	MaxWorkers  int               `json:"max_workers,omitempty"`
+	PeakWorkers int               `json:"peak_workers,omitempty"`
 	StoppedBy   string            `json:"stopped_by"`
 	Seconds     []metrics.Second  `json:"seconds"`
 	Window      metrics.Window    `json:"window"`
 	Totals      []metrics.OpTotal `json:"totals"`
+}
+
+// SetWindow gives the result its window and recomputes its totals from
+// its seconds, keeping ticks only at the window's edges.
+func (sr *StreamResult) SetWindow(w metrics.Window) error {
+	metrics.KeepEdgeTicks(sr.Seconds, w)
+	totals, err := metrics.Summarize(sr.Seconds, w)
+	if err != nil {
+		return fmt.Errorf("stream %s: %w", sr.Name, err)
+	}
+	sr.Window, sr.Totals = w, totals
+	return nil
 }
 
 // execute runs the stream's workers until they stop, sweeping the series
@@ -130,7 +112,7 @@ type StreamResult struct {
 // grace before their context is cancelled.
 func (s *streamRun) execute(stop context.Context, grace time.Duration) (StreamResult, error) {
 	stopCtx, cancel := context.WithCancel(stop)
-	s.stop = cancel
+	s.end.cancel = cancel
 	defer cancel()
 	if s.bounds.Duration > 0 {
 		var c context.CancelFunc
@@ -144,17 +126,21 @@ func (s *streamRun) execute(stop context.Context, grace time.Duration) (StreamRe
 	defer graceTimer()
 
 	workersDone := make(chan struct{})
-	var g errgroup.Group
-	g.Go(func() error { s.sweepEachSecond(workersDone); return nil })
+	var sweep errgroup.Group
+	sweep.Go(func() error { s.sweepEachSecond(workersDone); return nil })
 	var wg errgroup.Group
-	for i := range s.workers {
-		w := newWorker(s, i)
-		wg.Go(func() error { w.loop(stopCtx); return nil })
+	if s.sched != nil {
+		s.openLoop(stopCtx, &wg)
+	} else {
+		for i := range s.workers {
+			w := newWorker(s, i)
+			wg.Go(func() error { w.closedLoop(stopCtx); return nil })
+		}
 	}
 	err := wg.Wait()
 	close(workersDone)
-	if gerr := g.Wait(); err == nil {
-		err = gerr
+	if serr := sweep.Wait(); err == nil {
+		err = serr
 	}
 	if err != nil {
 		return StreamResult{}, err
@@ -188,24 +174,20 @@ func (s *streamRun) result(stopCtx context.Context) (StreamResult, error) {
 			on(s.name, sec)
 		}
 	}
-	if s.open {
-		win = s.scheduleWindow(win)
+	res := StreamResult{Name: s.name, Concurrency: s.workers, StoppedBy: s.end.cause, Seconds: secs}
+	if s.sched != nil {
+		win = s.sched.window(s.series.Start(), win)
+		res.MaxWorkers, res.PeakWorkers = s.sched.maxWorkers, int(s.sched.started.Load())
 	}
-	totals, err := metrics.Summarize(secs, win)
-	if err != nil {
-		return StreamResult{}, err
-	}
-	cause := s.stopCause
-	if cause == "" {
+	if res.StoppedBy == "" {
 		switch {
 		case s.run.aborted() != "":
-			cause = s.run.aborted()
+			res.StoppedBy = s.run.aborted()
 		case context.Cause(stopCtx) == context.DeadlineExceeded:
-			cause = "duration"
+			res.StoppedBy = "duration"
 		default:
-			cause = "interrupted"
+			res.StoppedBy = "interrupted"
 		}
 	}
-	return StreamResult{Name: s.name, Concurrency: s.workers, StoppedBy: cause,
-		Seconds: secs, Window: win, Totals: totals}, nil
+	return res, res.SetWindow(win)
 }

@@ -46,85 +46,91 @@ func newWorker(s *streamRun, id int) *worker {
 	w := &worker{
 		s:    s,
 		rec:  s.series.NewRecorder(),
-		rng:  rand.New(rand.NewPCG(uint64(id)+1, s.seed)),
-		body: payload.NewReader(s.block),
+		rng:  rand.New(rand.NewPCG(uint64(id)+1, s.work.seed)),
+		body: payload.NewReader(s.work.block),
 	}
-	w.prepSize = s.sizes.Sampler(w.rng, func() uint64 { return s.sizeSeq.Add(1) - 1 })
-	for _, d := range s.ops {
+	w.prepSize = s.work.sizes.Sampler(w.rng, func() uint64 { return s.work.sizeSeq.Add(1) - 1 })
+	for _, d := range s.work.ops {
 		w.samplers = append(w.samplers, d.sampler(w.rng))
 		w.checks = append(w.checks, payload.NewVerifier(d.check))
 	}
 	return w
 }
 
-// loop issues ops until stop ends, the stream runs out of work or reaches a
-// bound. Ops run under s.opCtx, which outlives stop by the grace period.
-//
-// Open loop, each claimed slot has an intended start: the worker sleeps
-// until it, or drops the slot when it is already LateTolerance past (every
-// worker was busy then). --ops counts slots, dropped ones included.
-func (w *worker) loop(stop context.Context) {
+// closedLoop issues ops back to back until stop ends, the stream runs out
+// of work or reaches a bound. Ops run under s.opCtx, which outlives stop
+// by the grace period.
+func (w *worker) closedLoop(stop context.Context) {
 	s := w.s
-	origin := s.scheduleOrigin()
-	if s.open {
-		w.rec.OpenLoop()
-	}
 	for stop.Err() == nil {
-		n := s.issued.Add(1)
-		if s.bounds.Ops > 0 && n > s.bounds.Ops {
-			s.scheduleEnded("ops")
+		if n := s.issued.Add(1); s.bounds.Ops > 0 && n > s.bounds.Ops {
+			s.end.finish("ops")
 			return
 		}
-		elapsed := time.Since(origin)
-		wait, done := s.pacer.Pace(elapsed, uint64(n-1))
-		if done {
-			s.scheduleEnded("schedule")
+		if !w.do(time.Time{}) {
 			return
-		}
-		if s.open && wait < -LateTolerance {
-			s.noteSlot(elapsed + wait)
-			w.rec.Dropped(s.ops[s.mix.pick(w.rng)].op, origin.Add(elapsed))
-			continue
-		}
-		if wait > 0 && !sleep(stop, wait) {
-			return // a slot claimed ahead but never due: not in the window
-		}
-		if s.open {
-			s.noteSlot(elapsed + wait)
-		}
-		t, ok := w.next()
-		if !ok {
-			return
-		}
-		w.run(t)
-		if s.open {
-			w.res.Intended = origin.Add(elapsed + wait)
-		}
-		if t.pool != nil && (t.op == metrics.OpGet || t.op == metrics.OpStat || t.op == metrics.OpRangeGet) {
-			t.pool.release(t.key)
-		}
-		w.rec.Record(&w.res)
-		s.count(w.res.Err != nil)
-		if s.bounds.Bytes > 0 && s.moved.Add(w.res.Bytes) >= s.bounds.Bytes {
-			s.finish("bytes")
 		}
 	}
+}
+
+// openLoop serves the slots the stream's dispatcher hands out, starting
+// with first when has is set (the slot it was started for), until the
+// dispatcher closes slots.
+func (w *worker) openLoop(first time.Time, has bool, slots <-chan time.Time) {
+	w.rec.OpenLoop()
+	due := first
+	for {
+		if !has {
+			var ok bool
+			if due, ok = <-slots; !ok {
+				return
+			}
+		}
+		has = false
+		if !w.do(due) {
+			return
+		}
+	}
+}
+
+// do issues the stream's next op and records it; intended is when the
+// schedule wanted it to start (zero: closed loop, now). ok=false: the
+// stream has no more work.
+func (w *worker) do(intended time.Time) bool {
+	s := w.s
+	t, ok := w.next()
+	if !ok {
+		return false
+	}
+	w.run(t)
+	if !intended.IsZero() {
+		w.res.Intended = intended
+	}
+	if t.pool != nil && (t.op == metrics.OpGet || t.op == metrics.OpStat || t.op == metrics.OpRangeGet) {
+		t.pool.release(t.key)
+	}
+	w.rec.Record(&w.res)
+	s.count(w.res.Err != nil)
+	if s.bounds.Bytes > 0 && s.moved.Add(w.res.Bytes) >= s.bounds.Bytes {
+		s.end.finish("bytes")
+	}
+	return true
 }
 
 // next chooses the next task; ok=false means the stream has no more work.
 func (w *worker) next() (task, bool) {
 	s := w.s
-	if s.fixed.at != nil {
+	if f := s.work.fixed; f.at != nil {
 		i := s.cursor.Add(1) - 1
-		if i >= s.fixed.n {
-			s.finish("done")
+		if i >= f.n {
+			s.end.finish("done")
 			return task{}, false
 		}
-		return s.fixed.at(w, i), true
+		return f.at(w, i), true
 	}
 	for range maxPicks {
-		i := s.mix.pick(w.rng)
-		d, smp := s.ops[i], &w.samplers[i]
+		i := s.work.mix.pick(w.rng)
+		d, smp := s.work.ops[i], &w.samplers[i]
 		t := task{op: d.op, store: d.sp.stores[smp.bucket()], check: w.checks[i]}
 		if d.sp.pool == nil && t.op != metrics.OpList {
 			return w.numbered(t, d, smp), true
@@ -138,7 +144,7 @@ func (w *worker) next() (task, bool) {
 		// The pool is empty for now, but this stream's writes refill it:
 		// pick again rather than end the stream.
 	}
-	s.finish("no objects left")
+	s.end.finish("no objects left")
 	return task{}, false
 }
 
@@ -205,16 +211,16 @@ func (w *worker) run(t task) {
 		} else {
 			w.body.Reset(t.seed, t.size)
 		}
-		_, err = t.store.Put(ctx, t.key, body, t.size, storage.PutOptions{Trace: &w.trace, Fsync: s.fsync})
+		_, err = t.store.Put(ctx, t.key, body, t.size, storage.PutOptions{Trace: &w.trace, Fsync: s.work.fsync})
 		if err == nil {
 			n = t.size
 		}
 	case metrics.OpMultipart:
 		n, err = w.multipart(ctx, t)
 	case metrics.OpGet:
-		n, err = w.get(ctx, t, s.getRange)
+		n, err = w.get(ctx, t, s.work.getRange)
 	case metrics.OpRangeGet:
-		n, err = w.get(ctx, t, s.rangeSize)
+		n, err = w.get(ctx, t, s.work.rangeSize)
 	case metrics.OpStat:
 		_, err = t.store.Stat(ctx, t.key)
 	case metrics.OpDelete:
@@ -241,7 +247,7 @@ func (w *worker) get(ctx context.Context, t task, rangeLen int64) (int64, error)
 		w.rg = storage.Range{Offset: off, Length: rangeLen}
 		o.Range = &w.rg
 	}
-	if !w.s.verify || t.check == nil {
+	if !w.s.work.verify || t.check == nil {
 		return t.store.Get(ctx, t.key, o, io.Discard)
 	}
 	t.check.Reset(t.seed, off)

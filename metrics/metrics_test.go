@@ -69,22 +69,26 @@ func TestMergedWorkersEqualOneHistogram(t *testing.T) {
 	}
 }
 
-func TestBytesSpreadOverSecondsCovered(t *testing.T) {
+// An op and its bytes count together, in the second in which the op ended:
+// a 2 s PUT from 0.5 s to 2.5 s is one op of 2000 bytes in second 2. A
+// failed op moves no bytes.
+func TestOpAndBytesCountWhereTheOpEnded(t *testing.T) {
 	s := metrics.NewSeries(t0)
 	r := s.NewRecorder()
 	r.Record(&metrics.Result{Op: metrics.OpPut, Start: at(500 * time.Millisecond), End: at(2500 * time.Millisecond), Bytes: 2000})
+	r.Record(&metrics.Result{Op: metrics.OpPut, Start: at(2600 * time.Millisecond), End: at(2700 * time.Millisecond), Bytes: 50, Err: storage.ErrNotFound})
 	secs, _ := s.Finish()
-	want := []int64{500, 1000, 500}
+	want := []struct{ ops, bytes int64 }{{0, 0}, {0, 0}, {2, 2000}}
 	if len(secs) != 3 {
 		t.Fatalf("got %d seconds, want 3: %+v", len(secs), secs)
 	}
 	for i, sec := range secs {
-		var b int64
+		var ops, b int64
 		for _, o := range sec.Ops {
-			b += o.Bytes
+			ops, b = ops+o.Ops, b+o.Bytes
 		}
-		if b != want[i] {
-			t.Errorf("second %d has %d bytes, want %d", i, b, want[i])
+		if ops != want[i].ops || b != want[i].bytes {
+			t.Errorf("second %d has %d ops and %d bytes, want %d and %d", i, ops, b, want[i].ops, want[i].bytes)
 		}
 	}
 }
@@ -136,7 +140,9 @@ func TestWindowExcludesRamp(t *testing.T) {
 	}
 	totals, _ := metrics.Summarize(secs, w)
 	g := find(t, totals, "GET")
-	if math.Abs(g.BytesPerSec-2000) > 1e-6 || g.Ops != 16 {
-		t.Errorf("bytes/s = %v (want 2000: two workers at 1000 B/s), ops = %d (want 16)", g.BytesPerSec, g.Ops)
+	// In [3 s, 8 s): a's ops ending at 3..7 s and b's ending at 3..7 s;
+	// those ending at 8 s lie on the window's end, outside it.
+	if g.WindowOps != 10 || math.Abs(g.BytesPerSec-2000) > 1e-6 || g.Ops != 16 {
+		t.Errorf("%v ops in the window, %v bytes/s (want 10 and 2000: two workers at 1000 B/s), ops = %d (want 16)", g.WindowOps, g.BytesPerSec, g.Ops)
 	}
 }

@@ -2,167 +2,165 @@ package metrics
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/objbench/objbench/storage"
 )
 
-// opBucket accumulates one op's results for one second of one worker.
+// opBucket accumulates one op's results for one second.
 type opBucket struct {
-	ops, bytes int64
-	dropped    int64 // open loop: slots that found no free worker
-	errs       map[string]int64
+	ops     int64 // ended in the second: successful and failed
+	bytes   int64 // moved by the successful ones
+	dropped int64 // open loop: slots that found no free worker
+	errs    map[string]int64
 	// allocated on first use, then reused; resp only in open loop
 	lat, ttfb, resp *hdr.Histogram
+	ticks           *tickCounts
 }
 
-func (b *opBucket) empty() bool { return b.ops == 0 && b.bytes == 0 && b.dropped == 0 }
+func (b *opBucket) empty() bool {
+	return b.ops == 0 && b.bytes == 0 && b.dropped == 0 && len(b.errs) == 0
+}
 
 func (b *opBucket) reset() {
 	b.ops, b.bytes, b.dropped = 0, 0, 0
 	clear(b.errs)
-	if b.lat != nil {
-		b.lat.Reset()
+	for _, h := range [...]*hdr.Histogram{b.lat, b.ttfb, b.resp} {
+		if h != nil {
+			h.Reset()
+		}
 	}
-	if b.ttfb != nil {
-		b.ttfb.Reset()
-	}
-	if b.resp != nil {
-		b.resp.Reset()
+	if b.ticks != nil {
+		*b.ticks = tickCounts{}
 	}
 }
 
-// spill is the share of a straddling op's bytes that belongs to an earlier second.
-type spill struct {
-	sec   int64
-	op    Op
-	bytes int64
+// secSlot is what a shard holds of one second.
+type secSlot struct {
+	sec int64 // -1: holds nothing
+	ops [NumOps]opBucket
 }
 
-// Recorder collects one worker's results. Only its worker and the Series'
-// periodic sweep touch it, so its lock is practically uncontended.
-type Recorder struct {
+// shard is where a group of workers record. Workers share shards (there
+// are at most a few per CPU), so memory does not grow with workers; its
+// lock is held for a few counter updates per op. It keeps the two latest
+// seconds it has seen, so ops recorded just after a second turns (their
+// End taken before it) do not force an early hand-over.
+type shard struct {
 	series *Series
 	mu     sync.Mutex
-	sec    int64 // second the buckets hold; -1 when they hold nothing
-	ops    [NumOps]opBucket
-	spills []spill
-	open   bool // results have an Intended start of their own (open loop)
+	slots  [2]secSlot
+}
 
-	firstEnd, lastEnd time.Time
+// slot returns the shard's slot for sec, handing the older slot over to
+// the series first when neither holds sec. Called with sh.mu held.
+func (sh *shard) slot(sec int64) *secSlot {
+	a, b := &sh.slots[0], &sh.slots[1]
+	switch {
+	case a.sec == sec:
+		return a
+	case b.sec == sec:
+		return b
+	}
+	victim := a
+	if b.sec < a.sec {
+		victim = b
+	}
+	if victim.sec >= 0 {
+		sh.series.absorb(victim)
+	}
+	victim.sec = sec
+	return victim
+}
+
+// flushBefore hands the series every slot holding a second before sec.
+func (sh *shard) flushBefore(sec int64) {
+	sh.mu.Lock()
+	for i := range sh.slots {
+		if s := &sh.slots[i]; s.sec >= 0 && s.sec < sec {
+			sh.series.absorb(s)
+		}
+	}
+	sh.mu.Unlock()
+}
+
+// Recorder records one worker's results into its shard and keeps the
+// span of its op ends, from which the step's window is computed. Only its
+// worker calls Record; the series reads the span once the worker is done.
+type Recorder struct {
+	sh       *shard
+	open     bool // results have an Intended start of their own (open loop)
+	spanless bool // records no ops, only dropped slots
+	// first and last op end, in ns after the series start, plus one
+	// (0: no op yet); atomic, as the series looks at first while it runs
+	first, last atomic.Int64
 }
 
 // OpenLoop marks the recorder's results as open loop: each one's response
 // time (End - Intended) is recorded beside its service time (End - Start).
 // Call it before the first Record.
-func (r *Recorder) OpenLoop() {
-	r.mu.Lock()
-	r.open = true
-	r.mu.Unlock()
-}
+func (r *Recorder) OpenLoop() { r.open = true }
 
-// Record adds one result. Its latency and TTFB go into the second in which
-// the op ended; its bytes are spread over the seconds it covered.
+// Record adds one result. The op, its bytes, latency and TTFB all count in
+// the second (and the tick) in which the op ended; a failed op counts as
+// an error of its class and moves no bytes.
 func (r *Recorder) Record(res *Result) {
-	b := r.bucketLocked(res.Op, res.End)
+	at := res.End.Sub(r.sh.series.start)
+	sec := int64(at / time.Second)
+	r.sh.mu.Lock()
+	b := &r.sh.slot(sec).ops[res.Op]
 	b.ops++
-	b.bytes += r.spreadLocked(res, r.sec)
 	if res.Err != nil {
 		if b.errs == nil {
 			b.errs = make(map[string]int64, 4)
 		}
 		b.errs[storage.ErrorClass(res.Err)]++
 	} else {
-		if b.lat == nil {
-			b.lat = hdr.New(histLowest, histHighest, histDigits)
+		b.bytes += res.Bytes
+		if b.ticks == nil {
+			b.ticks = new(tickCounts)
 		}
-		_ = b.lat.RecordValue(micros(res.End.Sub(res.Start))) // clamped to range: cannot fail
+		t := &b.ticks[tickOf(at)]
+		t.ok++
+		t.bytes += res.Bytes
+		b.lat = recordInto(b.lat, res.End.Sub(res.Start))
 		if !res.FirstByte.IsZero() {
-			if b.ttfb == nil {
-				b.ttfb = hdr.New(histLowest, histHighest, histDigits)
-			}
-			_ = b.ttfb.RecordValue(micros(res.FirstByte.Sub(res.Start)))
+			b.ttfb = recordInto(b.ttfb, res.FirstByte.Sub(res.Start))
 		}
 		if r.open {
-			if b.resp == nil {
-				b.resp = hdr.New(histLowest, histHighest, histDigits)
-			}
-			_ = b.resp.RecordValue(micros(res.End.Sub(res.Intended)))
+			b.resp = recordInto(b.resp, res.End.Sub(res.Intended))
 		}
 	}
-	if r.firstEnd.IsZero() {
-		r.firstEnd = res.End
+	r.sh.mu.Unlock()
+	if r.first.Load() == 0 {
+		r.first.Store(int64(at) + 1)
 	}
-	r.lastEnd = res.End
-	r.mu.Unlock()
+	r.last.Store(int64(at) + 1)
+}
+
+func recordInto(h *hdr.Histogram, d time.Duration) *hdr.Histogram {
+	if h == nil {
+		h = hdr.New(histLowest, histHighest, histDigits)
+	}
+	_ = h.RecordValue(micros(d)) // clamped to range: cannot fail
+	return h
 }
 
 // Dropped counts one open-loop slot of op that found no free worker; it
-// goes into the second of at (when it was found dropped).
+// goes into the second of at (when it was found dropped). It does not
+// touch the recorder's span: a dropped slot is not an op.
 func (r *Recorder) Dropped(op Op, at time.Time) {
-	b := r.bucketLocked(op, at)
-	b.dropped++
-	r.mu.Unlock()
+	sec := int64(at.Sub(r.sh.series.start) / time.Second)
+	r.sh.mu.Lock()
+	r.sh.slot(sec).ops[op].dropped++
+	r.sh.mu.Unlock()
 }
 
-// bucketLocked locks the recorder and returns op's bucket for the second
-// of t, flushing the buckets of another second first. The caller unlocks.
-func (r *Recorder) bucketLocked(op Op, t time.Time) *opBucket {
-	sec := int64(t.Sub(r.series.start) / time.Second)
-	r.mu.Lock()
-	if r.sec != sec && r.sec >= 0 {
-		r.flushLocked()
-	}
-	r.sec = sec
-	return &r.ops[op]
-}
-
-// spreadLocked puts the bytes of an op that began in an earlier second into
-// spills for those seconds and returns the share of the ending second.
-func (r *Recorder) spreadLocked(res *Result, endSec int64) int64 {
-	startSec := int64(res.Start.Sub(r.series.start) / time.Second)
-	if startSec >= endSec || res.Bytes == 0 {
-		return res.Bytes
-	}
-	total := res.End.Sub(res.Start)
-	left := res.Bytes
-	for s := startSec; s < endSec; s++ {
-		from := r.series.start.Add(time.Duration(s) * time.Second)
-		if from.Before(res.Start) {
-			from = res.Start
-		}
-		to := r.series.start.Add(time.Duration(s+1) * time.Second)
-		share := int64(float64(res.Bytes) * float64(to.Sub(from)) / float64(total))
-		if share > 0 {
-			r.spills = append(r.spills, spill{sec: s, op: res.Op, bytes: share})
-			left -= share
-		}
-	}
-	return left
-}
-
-// flushLocked hands the buckets and spills to the series and resets them.
-func (r *Recorder) flushLocked() {
-	r.series.absorb(r.sec, &r.ops, r.spills)
-	for i := range r.ops {
-		r.ops[i].reset()
-	}
-	r.spills = r.spills[:0]
-	r.sec = -1
-}
-
-// flushIfBefore flushes the recorder if it holds a second earlier than sec.
-func (r *Recorder) flushIfBefore(sec int64) {
-	r.mu.Lock()
-	if r.sec >= 0 && r.sec < sec {
-		r.flushLocked()
-	}
-	r.mu.Unlock()
-}
-
-func (r *Recorder) span() (firstEnd, lastEnd time.Time) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.firstEnd, r.lastEnd
+// span is the recorder's first and last op end after the series start;
+// ok=false when it recorded nothing.
+func (r *Recorder) span() (first, last time.Duration, ok bool) {
+	f, l := r.first.Load(), r.last.Load()
+	return time.Duration(f - 1), time.Duration(l - 1), f != 0
 }

@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"math"
+	"runtime"
 	"sync"
 	"time"
 
@@ -15,12 +16,14 @@ type Second struct {
 	Ops []OpSecond `json:"ops"`
 }
 
-// OpSecond is what one op did in one second: ops that ended in it, bytes
-// moved in it, errors by class, and encoded HDR histograms (microseconds,
-// base64 V2 compressed) of successful ops' total latency and TTFB. Open-loop
-// streams add Response, the latency from each op's intended start, and
-// Dropped, the slots of the schedule no worker was free to issue (not ops:
-// they count in neither Ops nor Errors).
+// OpSecond is what one op did in one second: the ops that ended in it,
+// the bytes of the successful ones, errors by class, and encoded HDR
+// histograms (microseconds, base64 V2 compressed) of successful ops'
+// total latency and TTFB. Open-loop streams add Response, the latency from
+// each op's intended start, and Dropped, the slots of the schedule no
+// worker was free to issue (not ops: they count in neither Ops nor Errors).
+// Ticks, kept for the seconds at a window's edges, split the successful
+// ops and their bytes by tick.
 type OpSecond struct {
 	Op       string           `json:"op"`
 	Ops      int64            `json:"ops"`
@@ -30,11 +33,13 @@ type OpSecond struct {
 	TTFB     string           `json:"ttfb_us,omitempty"`
 	Response string           `json:"response_us,omitempty"`
 	Dropped  int64            `json:"dropped,omitempty"`
+	Ticks    *Ticks           `json:"ticks,omitempty"`
 }
 
 // Window is the common measurement window of a step, in seconds from its
-// start: from when every worker had finished its first op to when the
-// first worker stopped.
+// start, on ticks: from when every worker had finished its first op to
+// when the first worker stopped (closed loop), or over the schedule (open
+// loop).
 type Window struct {
 	Start float64 `json:"start_s"`
 	End   float64 `json:"end_s"`
@@ -43,17 +48,19 @@ type Window struct {
 // Duration is the window's length in seconds.
 func (w Window) Duration() float64 { return w.End - w.Start }
 
-// secState is one second being merged across workers.
+// secState is one second being merged across shards.
 type secState struct {
 	ops       [NumOps]opBucket
 	finalized bool
 	encoded   [NumOps][3]string // latency, TTFB, response
 }
 
-// Series merges the recorders of one step into per-second records.
+// Series merges the records of one stream in one step into per-second
+// records. Its memory grows with seconds and ops, not with workers.
 type Series struct {
 	start     time.Time
-	mu        sync.Mutex
+	mu        sync.Mutex // guards what follows, not the shards
+	shards    []*shard
 	recorders []*Recorder
 	secs      []*secState // index = second since start
 	finalTo   int64       // seconds below this are finalized
@@ -65,12 +72,29 @@ func NewSeries(start time.Time) *Series { return &Series{start: start} }
 // Start is the instant second 0 begins.
 func (s *Series) Start() time.Time { return s.start }
 
+// maxShards bounds the shards workers record into: enough that workers on
+// different CPUs rarely meet on a lock, few enough that thousands of
+// workers cost no more memory than a handful.
+func maxShards() int { return max(4, 2*runtime.GOMAXPROCS(0)) }
+
+// NewDropRecorder returns a recorder for an open-loop dispatcher: it
+// counts dropped slots and is no worker, so it has no part in the window.
+func (s *Series) NewDropRecorder() *Recorder { return s.newRecorder(true) }
+
 // NewRecorder returns a recorder for one worker.
-func (s *Series) NewRecorder() *Recorder {
-	r := &Recorder{series: s, sec: -1}
+func (s *Series) NewRecorder() *Recorder { return s.newRecorder(false) }
+
+func (s *Series) newRecorder(spanless bool) *Recorder {
 	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := len(s.recorders)
+	if n < maxShards() {
+		sh := &shard{series: s}
+		sh.slots[0].sec, sh.slots[1].sec = -1, -1
+		s.shards = append(s.shards, sh)
+	}
+	r := &Recorder{sh: s.shards[n%len(s.shards)], spanless: spanless}
 	s.recorders = append(s.recorders, r)
-	s.mu.Unlock()
 	return r
 }
 
@@ -81,14 +105,18 @@ func (s *Series) sec(i int64) *secState {
 	return s.secs[i]
 }
 
-// absorb merges a worker's second (and its spills) into the series.
-func (s *Series) absorb(sec int64, ops *[NumOps]opBucket, spills []spill) {
+// absorb merges a shard's slot into the series and empties the slot.
+// Counters go to the slot's own second even once it is finalized;
+// histograms of a finalized second go to the oldest open one.
+func (s *Series) absorb(slot *secSlot) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	target := max(sec, s.finalTo) // a straggler after finalization lands in the oldest open second
-	st := s.sec(target)
-	for i := range ops {
-		src := &ops[i]
+	st := s.sec(slot.sec)
+	hist := st
+	if st.finalized {
+		hist = s.sec(s.finalTo)
+	}
+	for i := range slot.ops {
+		src := &slot.ops[i]
 		if src.empty() {
 			continue
 		}
@@ -102,13 +130,23 @@ func (s *Series) absorb(sec int64, ops *[NumOps]opBucket, spills []spill) {
 			}
 			dst.errs[c] += n
 		}
-		dst.lat = mergeInto(dst.lat, src.lat)
-		dst.ttfb = mergeInto(dst.ttfb, src.ttfb)
-		dst.resp = mergeInto(dst.resp, src.resp)
+		if src.ticks != nil {
+			if dst.ticks == nil {
+				dst.ticks = new(tickCounts)
+			}
+			for k, c := range src.ticks {
+				dst.ticks[k].ok += c.ok
+				dst.ticks[k].bytes += c.bytes
+			}
+		}
+		h := &hist.ops[i]
+		h.lat = mergeInto(h.lat, src.lat)
+		h.ttfb = mergeInto(h.ttfb, src.ttfb)
+		h.resp = mergeInto(h.resp, src.resp)
+		src.reset()
 	}
-	for _, sp := range spills { // plain counters stay writable after finalization
-		s.sec(max(sp.sec, 0)).ops[sp.op].bytes += sp.bytes
-	}
+	s.mu.Unlock()
+	slot.sec = -1
 }
 
 func mergeInto(dst, src *hdr.Histogram) *hdr.Histogram {
@@ -122,49 +160,51 @@ func mergeInto(dst, src *hdr.Histogram) *hdr.Histogram {
 	return dst
 }
 
-// Sweep collects what workers hold for seconds before now and finalizes
-// (encodes, frees) seconds that can no longer change. Call it about once a
-// second while the step runs.
+// Sweep collects what the shards hold for seconds before now and
+// finalizes (encodes, frees) seconds that can no longer change. Call it
+// about once a second while the step runs.
 func (s *Series) Sweep(now time.Time) {
 	nowSec := int64(now.Sub(s.start) / time.Second)
-	s.flushRecorders(nowSec)
+	s.flushShards(nowSec)
 	s.finalize(nowSec - 1) // one second of slack for results being recorded right now
+	s.dropInnerTicks(nowSec)
 }
 
 // Finalized returns the seconds from second `from` on that have been
-// finalized (their ops, errors and latencies no longer change), so a caller
-// can watch a step while it runs. Bytes of a second may still grow by a few
-// late spills.
+// finalized (their histograms no longer change), so a caller can watch a
+// step while it runs. A late op may still add to a finalized second's
+// counters.
 func (s *Series) Finalized(from int64) []Second {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []Second
 	for i := max(from, 0); i < s.finalTo; i++ {
-		out = append(out, s.secs[i].record(i))
+		out = append(out, s.secs[i].record(i, false))
 	}
 	return out
 }
 
-// Finish flushes every recorder, finalizes all seconds and returns them with
-// the step's common window.
+// Finish collects every shard, finalizes all seconds and returns them,
+// with the tick counts still held, and the step's common window. Call it
+// once the workers are done.
 func (s *Series) Finish() ([]Second, Window) {
-	s.flushRecorders(math.MaxInt64)
+	s.flushShards(math.MaxInt64)
 	s.finalize(math.MaxInt64)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make([]Second, 0, len(s.secs))
 	for i, st := range s.secs {
-		out = append(out, st.record(int64(i)))
+		out = append(out, st.record(int64(i), true))
 	}
 	return out, s.window()
 }
 
-func (s *Series) flushRecorders(beforeSec int64) {
+func (s *Series) flushShards(beforeSec int64) {
 	s.mu.Lock()
-	rs := s.recorders
+	shards := s.shards
 	s.mu.Unlock()
-	for _, r := range rs {
-		r.flushIfBefore(beforeSec)
+	for _, sh := range shards {
+		sh.flushBefore(beforeSec)
 	}
 }
 
@@ -185,6 +225,41 @@ func (s *Series) finalize(beforeSec int64) {
 	}
 }
 
+// dropInnerTicks frees the ticks of finalized seconds that can lie at
+// neither edge of the window: the window starts by the latest first op end
+// (known once every worker has done an op) and ends no earlier than the
+// earliest last op end so far, which only grows.
+func (s *Series) dropInnerTicks(nowSec int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var first, last time.Duration
+	n := 0
+	for _, r := range s.recorders {
+		if r.spanless {
+			continue
+		}
+		f, l, ok := r.span()
+		if !ok {
+			return // a worker has not started: the window's start is not known
+		}
+		if n == 0 || l < last {
+			last = l
+		}
+		first = max(first, f)
+		n++
+	}
+	if n == 0 {
+		return
+	}
+	from := int64(first/time.Second) + edgeSeconds
+	to := min(s.finalTo, nowSec, int64(last/time.Second)-edgeSeconds)
+	for i := from; i < to; i++ {
+		for op := range s.secs[i].ops {
+			s.secs[i].ops[op].ticks = nil
+		}
+	}
+}
+
 func encode(h *hdr.Histogram) string {
 	if h == nil || h.TotalCount() == 0 {
 		return ""
@@ -196,46 +271,46 @@ func encode(h *hdr.Histogram) string {
 	return string(b)
 }
 
-func (st *secState) record(t int64) Second {
+func (st *secState) record(t int64, ticks bool) Second {
 	sec := Second{T: t}
 	for op := range st.ops {
 		b := &st.ops[op]
-		if b.empty() && len(b.errs) == 0 {
+		if b.empty() {
 			continue
 		}
-		sec.Ops = append(sec.Ops, OpSecond{
-			Op: Op(op).String(), Ops: b.ops, Bytes: b.bytes, Errors: b.errs,
-			Latency: st.encoded[op][0], TTFB: st.encoded[op][1], Response: st.encoded[op][2], Dropped: b.dropped,
-		})
+		o := OpSecond{Op: Op(op).String(), Ops: b.ops, Bytes: b.bytes, Errors: b.errs,
+			Latency: st.encoded[op][0], TTFB: st.encoded[op][1], Response: st.encoded[op][2], Dropped: b.dropped}
+		if ticks {
+			o.Ticks = b.ticks.export()
+		}
+		sec.Ops = append(sec.Ops, o)
 	}
 	return sec
 }
 
-// window must be called with s.mu held.
+// window is the closed-loop window on ticks: from the latest first op end
+// to the earliest last op end; when that holds no whole tick (a worker did
+// a single op), the whole step up to the last op end. Called with s.mu held.
 func (s *Series) window() Window {
-	var first, last time.Time
-	var lastEnd time.Time
+	var first, last, lastEnd time.Duration
+	n := 0
 	for _, r := range s.recorders {
-		f, l := r.span()
-		if f.IsZero() {
+		f, l, ok := r.span()
+		if !ok || r.spanless {
 			continue
 		}
-		if f.After(first) {
-			first = f
-		}
-		if last.IsZero() || l.Before(last) {
+		if n == 0 || l < last {
 			last = l
 		}
-		if l.After(lastEnd) {
-			lastEnd = l
-		}
+		first, lastEnd = max(first, f), max(lastEnd, l)
+		n++
 	}
-	w := Window{Start: first.Sub(s.start).Seconds(), End: last.Sub(s.start).Seconds()}
-	if first.IsZero() {
+	if n == 0 {
 		return Window{}
 	}
-	if w.End <= w.Start { // a worker did a single op: fall back to the whole step
-		w = Window{Start: 0, End: lastEnd.Sub(s.start).Seconds()}
+	if w := SnapWindow(Window{Start: first.Seconds(), End: last.Seconds()}); w.Duration() > 0 {
+		return w
 	}
-	return w
+	end := int64(lastEnd/Tick) + 1 // through the tick of the last op end
+	return Window{Start: 0, End: ticksToSeconds(end)}
 }

@@ -45,21 +45,27 @@ type OpTotal struct {
 }
 
 // Summarize derives per-op totals from per-second records: counts over the
-// whole step, rates over the window (edge seconds counted pro rata) and
-// percentiles from the merged histograms.
+// whole step, rates over the window and percentiles from the merged
+// histograms. The window's ops are those that ended inside it: the seconds
+// it covers whole count whole, its edge seconds by their ticks (pro rata
+// only where a record has no ticks: files from before ticks, or a merged
+// window edge far from a worker's own).
 func Summarize(secs []Second, w Window) ([]OpTotal, error) {
+	lo, hi := tickIndex(w.Start), tickIndex(w.End)
 	byOp := map[string]*OpTotal{}
 	for _, s := range secs {
-		share := overlap(float64(s.T), float64(s.T+1), w.Start, w.End)
 		for _, o := range s.Ops {
 			t := byOp[o.Op]
 			if t == nil {
 				t = &OpTotal{Op: o.Op}
 				byOp[o.Op] = t
 			}
-			if err := t.add(o, share); err != nil {
+			if err := t.add(o); err != nil {
 				return nil, fmt.Errorf("second %d, op %s: %w", s.T, o.Op, err)
 			}
+			ok, bytes := inWindow(s.T, o, lo, hi)
+			t.WindowOps += ok
+			t.WindowBytes += bytes
 		}
 	}
 	out := make([]OpTotal, 0, len(byOp))
@@ -71,6 +77,29 @@ func Summarize(secs []Second, w Window) ([]OpTotal, error) {
 	return out, nil
 }
 
+// inWindow is how many of o's successful ops, and their bytes, ended in
+// the ticks lo..hi-1 of the step, o being second t's record.
+func inWindow(t int64, o OpSecond, lo, hi int64) (ok, bytes float64) {
+	first := t * TicksPerSecond
+	from, to := max(lo, first), min(hi, first+TicksPerSecond)
+	var errs int64
+	for _, n := range o.Errors {
+		errs += n
+	}
+	okOps := o.Ops - errs
+	switch {
+	case to <= from:
+		return 0, 0
+	case from == first && to == first+TicksPerSecond:
+		return float64(okOps), float64(o.Bytes)
+	case o.Ticks != nil:
+		k, b := o.Ticks.sum(int(from-first), int(to-first))
+		return float64(k), float64(b)
+	}
+	share := float64(to-from) / TicksPerSecond
+	return float64(okOps) * share, float64(o.Bytes) * share
+}
+
 func opOrder(name string) int {
 	if op, err := ParseOp(name); err == nil {
 		return int(op)
@@ -78,7 +107,7 @@ func opOrder(name string) int {
 	return int(NumOps)
 }
 
-func (t *OpTotal) add(o OpSecond, share float64) error {
+func (t *OpTotal) add(o OpSecond) error {
 	t.Ops += o.Ops
 	t.Bytes += o.Bytes
 	t.Dropped += o.Dropped
@@ -91,10 +120,6 @@ func (t *OpTotal) add(o OpSecond, share float64) error {
 		errs += n
 	}
 	t.OK += o.Ops - errs
-	// Rates count successful ops only: a store answering 503 quickly must
-	// not look fast. Failed ops are in Errors.
-	t.WindowOps += float64(o.Ops-errs) * share
-	t.WindowBytes += float64(o.Bytes) * share
 	var err error
 	if t.mergedLat, err = mergeEncoded(t.mergedLat, o.Latency); err != nil {
 		return err
@@ -149,13 +174,4 @@ func percentiles(h *hdr.Histogram) Percentiles {
 		P90: h.ValueAtQuantile(90), P99: h.ValueAtQuantile(99), P999: h.ValueAtQuantile(99.9),
 		Max: h.Max(),
 	}
-}
-
-// overlap is the fraction of [a,b) that lies inside [lo,hi).
-func overlap(a, b, lo, hi float64) float64 {
-	l, h := max(a, lo), min(b, hi)
-	if h <= l {
-		return 0
-	}
-	return (h - l) / (b - a)
 }

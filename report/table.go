@@ -68,7 +68,7 @@ func WriteTable(w io.Writer, r *Result) error {
 	writeTTFB(w, all)
 	writeResponse(w, all)
 	writeErrors(w, all)
-	fmt.Fprintln(w, "latencies in ms; OPS/S (successful ops) and THROUGHPUT over the common window (ramp-up/down excluded)")
+	fmt.Fprintln(w, "latencies in ms; OPS/S and THROUGHPUT: successful ops, and their bytes, that ended in the step's window, over its length (each step's line states it)")
 	if r.Target.Embedded {
 		fmt.Fprintln(w, "CPU is the whole process's: it includes the embedded server's work")
 	}
@@ -102,12 +102,13 @@ func writeTTFB(w io.Writer, all []row) {
 }
 
 // writeResponse prints, for open-loop (--rate) rows, the latency from each
-// op's intended start and the slots dropped because no worker was free.
+// op's intended start, the workers the schedule needed, and the slots
+// dropped because every worker was busy.
 func writeResponse(w io.Writer, all []row) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	any, dropped := false, false
+	any := false
+	var drops []string
 	for _, x := range all {
-		dropped = dropped || x.t.Dropped > 0
 		p := x.t.Response
 		if p == nil && x.t.Dropped == 0 {
 			continue
@@ -117,19 +118,35 @@ func writeResponse(w io.Writer, all []row) {
 		}
 		if !any {
 			fmt.Fprintln(w, "\nResponse time (from intended start: queueing included; the table above is service time from the actual send)")
-			fmt.Fprintln(tw, "STAGE\tOP\tCONC\tISSUED\tDROPPED\tAVG\tP25\tP50\tP75\tP90\tP99\tP99.9\tMAX")
+			fmt.Fprintln(tw, "STAGE\tOP\tWORKERS\tISSUED\tDROPPED\tAVG\tP25\tP50\tP75\tP90\tP99\tP99.9\tMAX")
 			any = true
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", stageName(x.step), x.t.Op, x.stream.Concurrency,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", stageName(x.step), x.t.Op, workers(x.stream),
 			x.t.Ops, x.t.Dropped, ms(p.Avg), msi(p.P25), msi(p.P50), msi(p.P75), msi(p.P90), msi(p.P99), msi(p.P999), msi(p.Max))
+		if x.t.Dropped > 0 {
+			drops = append(drops, fmt.Sprintf("%s %s: %d of %d due ops dropped (all %d workers busy): the percentiles exclude them",
+				stageName(x.step), x.t.Op, x.t.Dropped, x.t.Ops+x.t.Dropped, max(x.stream.MaxWorkers, x.stream.Concurrency)))
+		}
 	}
 	_ = tw.Flush()
-	if dropped {
-		fmt.Fprintln(w, "DROPPED: slots of the schedule that found every worker busy; they were not issued late (raise --max-workers, or the store is saturated)")
+	for _, d := range drops {
+		fmt.Fprintln(w, d)
+	}
+	if len(drops) > 0 {
+		fmt.Fprintln(w, "dropped slots were not issued late; raise --max-workers (max_workers), or the store is saturated")
 	}
 	if any {
+		fmt.Fprintln(w, "WORKERS: started at once -> the most the schedule used / the most it could have (--max-workers)")
 		fmt.Fprintln(w)
 	}
+}
+
+// workers says how an open-loop stream's workers grew: "8->412/2000".
+func workers(s *loadgen.StreamResult) string {
+	if s.MaxWorkers == 0 { // a result from before workers grew
+		return strconv.Itoa(s.Concurrency)
+	}
+	return fmt.Sprintf("%d->%d/%d", s.Concurrency, max(s.PeakWorkers, s.Concurrency), s.MaxWorkers)
 }
 
 func writeErrors(w io.Writer, all []row) {
@@ -155,43 +172,79 @@ func writeStepLine(w io.Writer, s *loadgen.StepResult) {
 	var ops int64
 	var stopped []string
 	conc := 0
-	rampUp, rampDown := 0.0, 0.0
 	for _, st := range s.Streams {
 		conc += st.Concurrency
 		stopped = append(stopped, st.StoppedBy)
 		for _, t := range st.Totals {
 			ops += t.Ops
 		}
-		rampUp = max(rampUp, st.Window.Start)
-		rampDown = max(rampDown, s.Elapsed.Seconds()-st.Window.End)
 	}
 	cpu := (s.CPUUser + s.CPUSys).Seconds()
-	line := fmt.Sprintf("%s (conc %d): %d ops in %.2f s (ramp-up %.3f s, ramp-down %.3f s excluded from rates), stopped by %s; client CPU %.2f s",
-		s.Stage, conc, ops, s.Elapsed.Seconds(), rampUp, rampDown, strings.Join(stopped, ","), cpu)
+	line := fmt.Sprintf("%s (conc %d): %d ops in %.2f s, stopped by %s", s.Stage, conc, ops, s.Elapsed.Seconds(), strings.Join(stopped, ","))
+	if len(s.Streams) == 1 {
+		line += "; " + windowClause(s, &s.Streams[0])
+	}
+	line += fmt.Sprintf("; client CPU %.2f s", cpu)
 	if ops > 0 {
 		line += fmt.Sprintf(" (%.3f s per 1,000 ops)", cpu/float64(ops)*1000)
 	}
 	if s.Requests > 0 {
 		line += fmt.Sprintf("; %d new connections for %d requests", s.ConnsDialed, s.Requests)
 	}
-	if s.Synced > 0 {
-		line += fmt.Sprintf("; then the file system sync (--fsync at-end) took %.3f s of the step", s.Synced.Seconds())
-	}
 	fmt.Fprintln(w, line)
+	if len(s.Streams) > 1 {
+		for i := range s.Streams {
+			fmt.Fprintf(w, "  stream %s: %s\n", s.Streams[i].Name, windowClause(s, &s.Streams[i]))
+		}
+	}
+}
+
+// windowClause states a stream's window as the rates use it: its length,
+// the successful ops and bytes in it, and what was left out of it.
+func windowClause(s *loadgen.StepResult, st *loadgen.StreamResult) string {
+	var ops, bytes float64
+	for _, t := range st.Totals {
+		ops, bytes = ops+t.WindowOps, bytes+t.WindowBytes
+	}
+	c := fmt.Sprintf("rates over %.3f s holding %.0f ops and %s (ramp-up %.3f s", st.Window.Duration(), ops, bytes4(bytes), st.Window.Start)
+	if s.Synced > 0 {
+		return c + fmt.Sprintf(" left out; the window ends when the file system sync returned, which took %.3f s)", s.Synced.Seconds())
+	}
+	return c + fmt.Sprintf(", ramp-down %.3f s left out)", max(s.Elapsed.Seconds()-st.Window.End, 0))
 }
 
 // Bytes formats a byte count with binary units ("12.5 MiB").
 func Bytes(b float64) string {
+	v, unit := binaryUnit(b)
+	if unit == "B" {
+		return strconv.FormatFloat(v, 'f', 0, 64) + " B"
+	}
+	return strconv.FormatFloat(v, 'f', 1, 64) + " " + unit
+}
+
+// binaryUnit scales b to the largest binary unit under which it is >= 1.
+func binaryUnit(b float64) (float64, string) {
 	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
 	i := 0
 	for b >= 1024 && i < len(units)-1 {
 		b /= 1024
 		i++
 	}
-	if i == 0 {
-		return strconv.FormatFloat(b, 'f', 0, 64) + " B"
+	return b, units[i]
+}
+
+// bytes4 formats a byte count with binary units to four significant
+// digits ("1.612 GiB"), precise enough to check a rate against.
+func bytes4(b float64) string {
+	v, unit := binaryUnit(b)
+	if unit == "B" {
+		return strconv.FormatFloat(v, 'f', 0, 64) + " B"
 	}
-	return strconv.FormatFloat(b, 'f', 1, 64) + " " + units[i]
+	digits := 3
+	for x := v; x >= 10 && digits > 0; x /= 10 {
+		digits--
+	}
+	return strconv.FormatFloat(v, 'f', digits, 64) + " " + unit
 }
 
 func rate(v float64) string {

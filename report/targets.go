@@ -44,13 +44,13 @@ func (t Target) Describe() string {
 
 // WriteTargets prints the runs of one workload on several targets side by
 // side, the way storage systems are compared for a purchase: for each main
-// step and op, the wall time the step took (a final sync included), the
-// bytes and ops in it and the rates over that time, with latency
-// percentiles. Wall-time rates answer "how long do N writes take here";
-// the per-target tables keep the window rates.
+// step and op, the ops and bytes, the wall time the step took (a final
+// sync included), and the same window rates as each target's own table
+// (with --fsync at-end, the window ends when the sync returns), with
+// latency percentiles.
 func WriteTargets(w io.Writer, runs []*Result) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "STEP\tOP\tTARGET\tCONC\tOPS\tBYTES\tTIME (s)\tKB/s\tOPS/S\tP50\tP99\tERR")
+	fmt.Fprintln(tw, "STEP\tOP\tTARGET\tCONC\tOPS\tBYTES\tTIME (s)\tWINDOW (s)\tKB/s\tOPS/S\tP50\tP99\tERR")
 	type key struct {
 		step string
 		op   string
@@ -77,14 +77,9 @@ func WriteTargets(w io.Writer, runs []*Result) error {
 					if _, ok := byKey[k]; !ok {
 						order = append(order, k)
 					}
-					kbs, opss := "-", "-"
-					if secs > 0 {
-						kbs = rate(float64(t.Bytes) / 1000 / secs)
-						opss = rate(float64(t.OK) / secs)
-					}
-					byKey[k] = append(byKey[k], fmt.Sprintf("%s\t%d\t%d\t%s\t%.3f\t%s\t%s\t%s\t%s\t%d",
-						r.Target.Label(), str.Concurrency, t.Ops, Bytes(float64(t.Bytes)), secs, kbs, opss,
-						msi(t.Latency.P50), msi(t.Latency.P99), t.Ops-t.OK))
+					byKey[k] = append(byKey[k], fmt.Sprintf("%s\t%d\t%d\t%s\t%.3f\t%.3f\t%s\t%s\t%s\t%s\t%d",
+						r.Target.Label(), str.Concurrency, t.Ops, Bytes(float64(t.Bytes)), secs, str.Window.Duration(),
+						rate(t.BytesPerSec/1000), rate(t.OpsPerSec), msi(t.Latency.P50), msi(t.Latency.P99), t.Ops-t.OK))
 				}
 			}
 		}
@@ -97,6 +92,7 @@ func WriteTargets(w io.Writer, runs []*Result) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintln(w, "TIME is each step's wall time (with --fsync at-end, the final sync included); KB/s (1 KB = 1000 B) and OPS/S are over it; latencies in ms")
+	_, err := fmt.Fprintln(w, "TIME is each step's wall time; KB/s (1 KB = 1000 B) and OPS/S are over its WINDOW, as in each target's table "+
+		"(ramp-up and ramp-down left out; with --fsync at-end the window ends when the final sync returns); latencies in ms")
 	return err
 }

@@ -15,16 +15,19 @@ const (
 )
 
 // Rate makes a main-stage stream open loop: ops start on a schedule fixed
-// in advance, whatever the store does, and the stream's concurrency is the
-// pool of workers that serve the schedule. A slot that finds every worker
-// busy is dropped (counted), never issued late.
+// in advance, whatever the store does. The stream's concurrency is the
+// workers started at once; when a slot comes due and every worker is busy,
+// another is started, up to MaxWorkers (0: enough for the peak rate while
+// ops take as long as the request timeout allows, see loadgen.WorkerCap).
+// A slot that finds MaxWorkers busy is dropped (counted), never issued late.
 type Rate struct {
 	PerSec float64 `json:"per_s"`
 	// To and Ramp make a linear ramp from PerSec to To over Ramp; after the
 	// ramp the rate stays at To.
-	To      float64       `json:"to_per_s,omitempty"`
-	Ramp    time.Duration `json:"ramp_ns,omitempty"`
-	Arrival string        `json:"arrival,omitempty"` // "" is uniform
+	To         float64       `json:"to_per_s,omitempty"`
+	Ramp       time.Duration `json:"ramp_ns,omitempty"`
+	Arrival    string        `json:"arrival,omitempty"` // "" is uniform
+	MaxWorkers int           `json:"max_workers,omitempty"`
 }
 
 // String is the rate as the flags write it ("2000/s", "100/s..5000/s over 1m0s").

@@ -11,7 +11,7 @@ import (
 
 var (
 	streamFields = []string{"name", "ops", "concurrency", "workers", "duration", "total_ops", "total_bytes",
-		"objects", "size", "range_size", "part_size", "compress", "verify", "fsync", "rate", "ramp", "arrival"}
+		"objects", "size", "range_size", "part_size", "compress", "verify", "fsync", "rate", "ramp", "arrival", "max_workers"}
 	objectFields = []string{"buckets", "bucket_pick", "prefix", "suffix", "index", "count", "existing", "source"}
 	opFields     = []string{"ratio", "objects", "size"}
 )
@@ -53,7 +53,7 @@ func (d *ydec) stream(n *yaml.Node, f map[string]*yaml.Node) Stream {
 func (d *ydec) rate(f map[string]*yaml.Node, s *Stream) {
 	v, ok := f["rate"]
 	if !ok {
-		for _, k := range []string{"ramp", "arrival"} {
+		for _, k := range []string{"ramp", "arrival", "max_workers"} {
 			if n := f[k]; n != nil {
 				d.fail(n, "%s needs a rate", k)
 			}
@@ -72,8 +72,13 @@ func (d *ydec) rate(f map[string]*yaml.Node, s *Stream) {
 	if n := f["arrival"]; n != nil {
 		arrival, _ = one(d, n, "arrival", ParseArrival)
 	}
+	maxWorkers := 0
+	if n := f["max_workers"]; n != nil {
+		n64, _ := one(d, n, "max_workers", parsePositive)
+		maxWorkers = int(n64)
+	}
 	for i := range rates {
-		rates[i].Ramp, rates[i].Arrival = ramp, arrival
+		rates[i].Ramp, rates[i].Arrival, rates[i].MaxWorkers = ramp, arrival, maxWorkers
 	}
 	s.Rate = &rates[0]
 	if len(rates) > 1 {

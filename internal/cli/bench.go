@@ -80,7 +80,8 @@ func (o *benchOptions) register(f *pflag.FlagSet, op string) {
 	f.StringVar(&o.rate, "rate", "", "open loop: start ops on a fixed schedule, per stream (2000/s; a ramp 100/s..5000/s with --ramp; a comma list runs one step per rate)")
 	f.StringVar(&o.arrival, "arrival", "", "with --rate: uniform (evenly spaced, the default) or poisson arrivals")
 	f.DurationVar(&o.ramp, "ramp", 0, "with --rate FROM..TO: how long the linear ramp takes")
-	f.IntVar(&o.maxWorkers, "max-workers", 0, "with --rate: workers serving the schedule; a slot finding all busy is dropped (default: --concurrency)")
+	f.IntVar(&o.maxWorkers, "max-workers", 0, "with --rate: the most workers the schedule may grow to; a slot finding them all busy is dropped "+
+		"(default: the peak rate times --request-timeout, or 10s, capped at 10000; --concurrency workers start at once)")
 	f.StringVar(&o.listen, "listen", "", "while the run goes, serve a live page, its event stream and Prometheus /metrics on this address (127.0.0.1:8080; port 0 picks one)")
 	if op == "mixed" || op == "run" {
 		f.StringVar(&o.mix, "mix", "get=45,put=15,stat=25,delete=10,list=5", "op weights for the mixed workload")
@@ -124,9 +125,6 @@ func (o *benchOptions) parse(op string) (parsed, error) {
 	}
 	if p.rates, err = o.parseRates(); err != nil {
 		return p, err
-	}
-	if o.maxWorkers > 0 {
-		p.conc = []int{o.maxWorkers}
 	}
 	if o.noPrepare && o.prefix == "" {
 		return p, usagef("--no-prepare needs --prefix: where the objects to read are")
@@ -197,7 +195,7 @@ func (o *benchOptions) parseRates() ([]workload.Rate, error) {
 		if err != nil {
 			return nil, usagef("--rate: %v", err)
 		}
-		r.Ramp, r.Arrival = o.ramp, arrival
+		r.Ramp, r.Arrival, r.MaxWorkers = o.ramp, arrival, o.maxWorkers
 		var errs []string
 		r.Validate(func(format string, a ...any) { errs = append(errs, fmt.Sprintf(format, a...)) })
 		if len(errs) > 0 {

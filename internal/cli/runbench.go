@@ -47,6 +47,9 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 	for _, st := range sp.Stages {
 		for _, s := range st.Streams {
 			maxConc = max(maxConc, s.MaxConcurrency())
+			if s.Rate != nil { // open loop grows its workers
+				maxConc = max(maxConc, loadgen.WorkerCap(*s.Rate, s.MaxConcurrency(), o.target.timeout))
+			}
 		}
 	}
 	tgt, err := o.target.open(ctx, env, maxConc, note)
@@ -84,8 +87,9 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 	cfg := loadgen.Config{
 		Store: tgt.store, Spec: sp, Namespace: res.Target.Namespace, Block: block, Seed: seed,
 		Grace: o.grace, MaxErrors: o.maxErrors, NoCleanup: o.noCleanup, OpenBucket: tgt.bucketOpener(&o.target, maxConc),
-		OnStep:      func(st workload.Stage, i int) { note("%s", describeStep(st, i)) },
-		StepStarted: watch.stepStarted,
+		OpenLoopHorizon: o.target.timeout,
+		OnStep:          func(st workload.Stage, i int) { note("%s", describeStep(st, i)) },
+		StepStarted:     watch.stepStarted,
 	}
 	prog := withProgress(env, o.quiet, &cfg)
 	lv.hook(&cfg)

@@ -63,7 +63,7 @@ objective. --out writes the curve as JSON.`,
 	f.StringVar(&o.max, "max-rate", "100000/s", "highest offered rate to try")
 	f.Float64Var(&o.factor, "factor", 1.5, "each step's rate is the last one's times this")
 	f.DurationVar(&o.step, "step", 5*time.Second, "how long each rate runs")
-	f.IntVar(&o.maxWorkers, "max-workers", 64, "workers serving the schedule; a slot finding all busy is dropped")
+	f.IntVar(&o.maxWorkers, "max-workers", 64, "the most workers serving the schedule; a slot finding them all busy is dropped")
 	f.DurationVar(&o.maxTime, "max-time", 2*time.Minute, "no step starts after this much time")
 	f.StringVarP(&o.out, "out", "o", "", "write the curve as JSON to this file")
 	f.StringVar(&o.by, "by", "rate", "what to step: rate (open loop, response time) or concurrency (closed loop, latency)")
@@ -154,7 +154,7 @@ func runSaturate(ctx context.Context, env Env, o *saturateOptions, op string) er
 // everything cleaned up after, and returns its point.
 func measureStep(ctx context.Context, tgt *openedTarget, block *payload.Block, op string, size int64, o *saturateOptions, v float64) (saturate.Point, error) {
 	main := workload.Stream{Name: op, Mix: []workload.OpWeight{{Op: op, Weight: 1}}, Concurrency: []int{o.maxWorkers},
-		Bounds: workload.Bounds{Duration: o.step}, Size: size, Rate: &workload.Rate{PerSec: v},
+		Bounds: workload.Bounds{Duration: o.step}, Size: size, Rate: &workload.Rate{PerSec: v, MaxWorkers: o.maxWorkers},
 		Objects: workload.KeySpace{Prefix: op + "/", Count: o.objects}}
 	if o.by == "concurrency" {
 		main.Concurrency, main.Rate = []int{int(v)}, nil
@@ -191,7 +191,7 @@ func measureStep(ctx context.Context, tgt *openedTarget, block *payload.Block, o
 }
 
 func pointOf(t metrics.OpTotal) saturate.Point {
-	p := saturate.Point{Achieved: t.OpsPerSec * float64(t.OK) / float64(max(t.Ops, 1)), MiBPerSec: t.BytesPerSec / (1 << 20),
+	p := saturate.Point{Achieved: t.OpsPerSec, MiBPerSec: t.BytesPerSec / (1 << 20),
 		Slots: t.Ops + t.Dropped, Errors: t.Ops - t.OK, Dropped: t.Dropped}
 	lat := t.Latency // closed loop: there is no intended start
 	if t.Response != nil {

@@ -108,10 +108,14 @@ func (o *targetOptions) open(ctx context.Context, env Env, maxConns int, note fu
 		}
 		o.bucket = u.Host
 	}
-	endpointFlag := "--endpoint-url " + o.endpoint
-	if o.endpoint == "" {
-		o.endpoint = env.Getenv("AWS_ENDPOINT_URL")
-		endpointFlag = "AWS_ENDPOINT_URL=" + o.endpoint + " (from the environment)"
+	if o.bucket != "" {
+		if err := s3.CheckBucketName(o.bucket); err != nil {
+			return nil, usagef("--bucket: %v", err)
+		}
+	}
+	endpointFlag, err := o.resolveEndpoint(ctx, env)
+	if err != nil {
+		return nil, err
 	}
 	if o.caBundle == "" {
 		o.caBundle = env.Getenv("AWS_CA_BUNDLE")
@@ -131,6 +135,29 @@ func (o *targetOptions) open(ctx context.Context, env Env, maxConns int, note fu
 		return nil, usagef("%s needs --bucket", endpointFlag)
 	}
 	return o.openS3(ctx, maxConns, s3.Config{AccessKey: o.accessKey, SecretKey: o.secretKey})
+}
+
+// resolveEndpoint finds the endpoint as the aws CLI does when no
+// --endpoint-url is given: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, then the
+// --profile's endpoint_url. It returns where it came from, for messages.
+func (o *targetOptions) resolveEndpoint(ctx context.Context, env Env) (string, error) {
+	if o.endpoint != "" {
+		return "--endpoint-url " + o.endpoint, nil
+	}
+	for _, v := range []string{"AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL"} {
+		if o.endpoint = env.Getenv(v); o.endpoint != "" {
+			return v + "=" + o.endpoint + " (from the environment)", nil
+		}
+	}
+	if o.profile == "" {
+		return "", nil
+	}
+	ep, err := s3.ProfileEndpoint(ctx, o.profile)
+	if err != nil {
+		return "", usagef("--profile: %v", err)
+	}
+	o.endpoint = ep
+	return "endpoint_url " + ep + " (of profile " + o.profile + ")", nil
 }
 
 func (o *targetOptions) openFS(u *url.URL) (*openedTarget, error) {
@@ -207,6 +234,8 @@ func (o *targetOptions) checkBucket(ctx context.Context, st *s3.Store) error {
 	switch {
 	case errors.Is(err, storage.ErrAccessDenied):
 		return fmt.Errorf("access denied to bucket %s at %s: check credentials (--profile, AWS_ACCESS_KEY_ID...)", o.bucket, where)
+	case isStatus(err, 400):
+		return fmt.Errorf("%s refused the request on bucket %s as malformed (%v): the bucket name or the addressing (--addressing) is not what this store accepts", where, o.bucket, rootCause(err))
 	case err != nil:
 		return fmt.Errorf("cannot reach %s: %v", where, rootCause(err))
 	case ok:
@@ -218,6 +247,11 @@ func (o *targetOptions) checkBucket(ctx context.Context, st *s3.Store) error {
 		return fmt.Errorf("create bucket %s at %s: %w", o.bucket, where, err)
 	}
 	return nil
+}
+
+func isStatus(err error, code int) bool {
+	var se *storage.StatusError
+	return errors.As(err, &se) && se.StatusCode == code
 }
 
 // rootCause is the most specific message in err's chain: an HTTP status

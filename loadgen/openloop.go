@@ -1,0 +1,132 @@
+package loadgen
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/objbench/objbench/metrics"
+	"github.com/objbench/objbench/workload"
+)
+
+// Schedule is an open-loop plan: slot i (the i-th op of the stream,
+// counted from 0) is due At(i) after the schedule's origin, whatever the
+// store does; ok=false: there is no slot i (the schedule is over).
+// Implementations are safe for concurrent use.
+type Schedule interface {
+	At(i uint64) (at time.Duration, ok bool)
+}
+
+// DefaultWorkerCap bounds the workers an open-loop stream may grow to when
+// the workload sets no max_workers (--max-workers): past it, slots that
+// find every worker busy are dropped.
+const DefaultWorkerCap = 10_000
+
+// DefaultOpenLoopHorizon is how long an open-loop stream expects an op may
+// take (when no request timeout says so): its worker cap is the peak rate
+// times this, so a store that stalls that long is still measured whole.
+const DefaultOpenLoopHorizon = 10 * time.Second
+
+// WorkerCap is how many workers an open-loop stream at rate r may grow to:
+// r.MaxWorkers when set, else enough to keep the peak rate going while
+// every op takes horizon, at least start and at most DefaultWorkerCap.
+func WorkerCap(r workload.Rate, start int, horizon time.Duration) int {
+	if r.MaxWorkers > 0 {
+		return r.MaxWorkers
+	}
+	if horizon <= 0 {
+		horizon = DefaultOpenLoopHorizon
+	}
+	need := math.Ceil(max(r.PerSec, r.To) * horizon.Seconds())
+	return int(max(min(need, DefaultWorkerCap), float64(start), 1))
+}
+
+// schedule is an open-loop stream's pacing: a dispatcher walks the slots
+// and hands each, as it comes due, to an idle worker; when none is idle it
+// starts another (up to maxWorkers), and past that the slot is dropped:
+// counted, never issued late, which would shrink the offered load exactly
+// when the store slows down (coordinated omission).
+type schedule struct {
+	plan       Schedule
+	maxWorkers int
+	slots      chan time.Time // intended starts, handed to idle workers
+	origin     time.Time      // when slot 0 is due
+	lastSlot   time.Duration  // the latest slot that came due, after origin
+	started    atomic.Int64   // workers started
+	drops      *metrics.Recorder
+	rng        *rand.Rand // the op a dropped slot is filed under
+}
+
+func newSchedule(plan Schedule, maxWorkers int, seed uint64) *schedule {
+	return &schedule{plan: plan, maxWorkers: maxWorkers, slots: make(chan time.Time),
+		rng: rand.New(rand.NewPCG(seed, 0x5ca1ab1e))}
+}
+
+// openLoop starts the stream's first workers and dispatches its slots
+// until the schedule, a bound or stop ends it; it returns once every slot
+// is handed out or dropped, with the workers still finishing in g.
+func (s *streamRun) openLoop(stop context.Context, g *errgroup.Group) {
+	sc := s.sched
+	sc.drops = s.series.NewDropRecorder()
+	spawn := func(first time.Time, has bool) {
+		id := int(sc.started.Add(1) - 1)
+		g.Go(func() error { newWorker(s, id).openLoop(first, has, sc.slots); return nil })
+	}
+	for range s.workers {
+		spawn(time.Time{}, false)
+	}
+	sc.origin = time.Now()
+	g.Go(func() error { s.dispatch(stop, spawn); return nil })
+}
+
+// dispatch hands out the slots in order as they come due.
+func (s *streamRun) dispatch(stop context.Context, spawn func(time.Time, bool)) {
+	sc := s.sched
+	defer close(sc.slots)
+	for n := uint64(0); ; n++ {
+		if s.bounds.Ops > 0 && n >= uint64(s.bounds.Ops) {
+			s.end.finish("ops")
+			return
+		}
+		at, ok := sc.plan.At(n)
+		if !ok {
+			s.end.finish("schedule")
+			return
+		}
+		due := sc.origin.Add(at)
+		if wait := time.Until(due); wait > 0 && !sleep(stop, wait) {
+			return // stopped before the slot came due: not in the window
+		}
+		if stop.Err() != nil {
+			return
+		}
+		sc.lastSlot = at
+		select {
+		case sc.slots <- due:
+			continue
+		default:
+		}
+		if int(sc.started.Load()) < sc.maxWorkers {
+			spawn(due, true)
+			continue
+		}
+		sc.drops.Dropped(s.work.ops[s.work.mix.pick(sc.rng)].op, time.Now())
+	}
+}
+
+// window is the open-loop window on ticks: from the first slot to the last
+// that came due. The closed-loop rule (every worker has done an op .. the
+// first worker stopped) would shrink to a sliver when many workers share
+// the slots; open loop, the schedule is the load.
+func (sc *schedule) window(seriesStart time.Time, fallback metrics.Window) metrics.Window {
+	start := sc.origin.Sub(seriesStart).Seconds()
+	w := metrics.SnapWindow(metrics.Window{Start: start, End: start + sc.lastSlot.Seconds()})
+	if w.Duration() <= 0 {
+		return fallback
+	}
+	return w
+}
