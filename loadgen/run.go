@@ -103,6 +103,7 @@ type runState struct {
 	written     map[string][2]int64 // the smallest and largest size each space was written with
 	maxErrors   int64
 	errors      atomic.Int64
+	wroteAny    atomic.Bool // a write of this run succeeded: there is something to clean up
 	watch       *errorWatch // the running step's failure policy, if any
 	mu          sync.Mutex
 	abortWhy    string
@@ -202,9 +203,14 @@ func (r *runState) runStage(ctx, runCtx context.Context, st workload.Stage, out 
 		}
 		var step StepResult
 		var err error
-		if st.Kind == workload.KindDispose {
+		switch {
+		case st.Kind == workload.KindDispose:
 			step, err = r.dispose(cctx, st)
-		} else {
+		case !r.wroteAny.Load():
+			// Nothing of this run was stored: deleting its keys would only
+			// send requests for objects that are not there.
+			step = StepResult{Stage: st.Name, Kind: st.Kind, Start: time.Now(), Notes: []string{"nothing was written: cleanup skipped"}}
+		default:
 			step, err = r.cleanup(cctx, st)
 		}
 		out.Steps = append(out.Steps, step)

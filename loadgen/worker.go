@@ -111,6 +111,9 @@ func (w *worker) do(intended time.Time) bool {
 	}
 	w.rec.Record(&w.res)
 	s.count(w.res.Err != nil)
+	if w.res.Err == nil && (t.op == metrics.OpPut || t.op == metrics.OpMultipart) && !s.run.wroteAny.Load() {
+		s.run.wroteAny.Store(true)
+	}
 	if s.bounds.Bytes > 0 && s.moved.Add(w.res.Bytes) >= s.bounds.Bytes {
 		s.end.finish("bytes")
 	}

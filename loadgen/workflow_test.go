@@ -19,15 +19,27 @@ import (
 // bucket is a mem store that can be created and removed like an S3 bucket.
 type bucket struct {
 	*mem.Store
-	mu     sync.Mutex
-	exists bool
+	mu      sync.Mutex
+	exists  bool
+	refuse  error // CreateBucket fails with it
+	deletes int   // Delete calls
 }
 
 func (b *bucket) CreateBucket(context.Context) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.refuse != nil {
+		return b.refuse
+	}
 	b.exists = true
 	return nil
+}
+
+func (b *bucket) Delete(ctx context.Context, key string) error {
+	b.mu.Lock()
+	b.deletes++
+	b.mu.Unlock()
+	return b.Store.Delete(ctx, key)
 }
 
 func (b *bucket) DeleteBucket(ctx context.Context) error {
@@ -397,5 +409,32 @@ func TestAFailingStageStillCleansUp(t *testing.T) {
 		Bounds: workload.Bounds{Ops: 1}, Objects: workload.KeySpace{Prefix: "m/"}, Size: 10})
 	if _, err := loadgen.Run(context.Background(), config(t, noMultipart{mem.New()}, mp)); err == nil || !strings.Contains(err.Error(), "multipart") {
 		t.Errorf("a store without multipart uploads must be refused before any stage: %v", err)
+	}
+}
+
+// A workflow whose init fails wrote nothing: its cleanup sends no deletes
+// (COSBench's cleanup enumerates numbered keys, none of which exist), and
+// the failure is what the run returns.
+func TestFailedInitSkipsCleanup(t *testing.T) {
+	ctx := context.Background()
+	c := newCluster("b1")
+	c.buckets["b2"] = &bucket{Store: mem.New(), refuse: errors.New("InvalidBucketName")}
+	cfg := config(t, mem.New(), cosbenchLike(t, false))
+	cfg.OpenBucket = c.open
+	out, err := loadgen.Run(ctx, cfg)
+	if err == nil || !strings.Contains(err.Error(), "InvalidBucketName") {
+		t.Fatalf("run error %v, want the init failure", err)
+	}
+	if n := c.buckets["b1"].deletes + c.buckets["b2"].deletes; n != 0 {
+		t.Errorf("%d deletes sent for a run that wrote nothing", n)
+	}
+	var notes []string
+	for _, s := range out.Steps {
+		if s.Kind == workload.KindCleanup {
+			notes = s.Notes
+		}
+	}
+	if !slices.Contains(notes, "nothing was written: cleanup skipped") {
+		t.Errorf("cleanup notes %q, want it to say it was skipped", notes)
 	}
 }

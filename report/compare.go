@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
@@ -107,6 +108,23 @@ type CompareRow struct {
 	Runs []*OpRun
 	// Changes[i] compares Runs[i+1] with Runs[0]; zero when either is nil.
 	Changes [][NumMetrics]Change
+}
+
+// Label names the row as a reader finds it in the table: the stage (with
+// its sweep values), the stream when it has its own name, the op and the
+// step's concurrency.
+func (r *CompareRow) Label() string {
+	l := r.Stage
+	if r.Stream != "" && r.Stream != r.Stage {
+		l += " " + r.Stream
+	}
+	l += " " + r.Op
+	for _, run := range r.Runs {
+		if run != nil {
+			return l + " conc " + strconv.Itoa(run.Concurrency)
+		}
+	}
+	return l
 }
 
 // Comparison is runs set side by side, row by row.

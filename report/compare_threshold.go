@@ -69,16 +69,11 @@ type Violation struct {
 }
 
 func (v Violation) String(labels []string) string {
-	r := v.Row
-	where := r.Stage
-	if r.Stream != "" && r.Stream != r.Stage {
-		where += " " + r.Stream
-	}
 	sig := "significant"
 	if v.Change.Sig == Untested {
 		sig = "not testable: too few samples"
 	}
-	return fmt.Sprintf("--fail-if %s: %s %s in %s: %s %s (%s)", v.Threshold.Expr, where, r.Op, labels[v.Run],
+	return fmt.Sprintf("--fail-if %s: %s in %s: %s %s (%s)", v.Threshold.Expr, v.Row.Label(), labels[v.Run],
 		v.Threshold.Metric, formatPct(v.Change.Pct), sig)
 }
 

@@ -44,12 +44,20 @@ func WriteHDRLog(w io.Writer, r *Result, op string) error {
 	}
 	for i := range r.Steps {
 		st := &r.Steps[i]
-		if err := lw.OutputComment(fmt.Sprintf("step %d: %s", st.Step, stageName(st))); err != nil {
-			return err
-		}
 		secs, err := stepSeconds(st.Streams, op)
 		if err != nil {
 			return fmt.Errorf("step %d: %w", st.Step, err)
+		}
+		if len(secs) == 0 {
+			continue // no successful op of this kind: no header without intervals
+		}
+		conc := 0
+		for _, s := range st.Streams {
+			conc += s.Concurrency
+		}
+		head := fmt.Sprintf("step %d of the run: %s, step %d of its stage, conc %d", i+1, stageName(st), st.Step+1, conc)
+		if err := lw.OutputComment(head); err != nil {
+			return err
 		}
 		for t, h := range secs {
 			if h == nil {

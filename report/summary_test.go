@@ -34,6 +34,12 @@ func TestHDRLogReadsBack(t *testing.T) {
 	if err := WriteHDRLog(&buf, r, "GET"); err != nil {
 		t.Fatal(err)
 	}
+	lines := strings.Split(buf.String(), "\n")
+	for i, l := range lines { // a step's header names it and heads its intervals
+		if strings.HasPrefix(l, "#step") && (i+1 == len(lines) || strings.HasPrefix(lines[i+1], "#") || !strings.Contains(l, "conc")) {
+			t.Errorf("header %q heads no interval, or does not name the step", l)
+		}
+	}
 	rd := hdr.NewHistogramLogReader(&buf)
 	merged := hdr.New(1, int64(time.Hour/time.Microsecond), 3)
 	intervals := 0

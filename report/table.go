@@ -44,6 +44,26 @@ func multiStream(r *Result) bool {
 // WriteTable prints the latency/throughput table, a TTFB table for ops that
 // have one, errors by class, and one line per step on the client's cost.
 func WriteTable(w io.Writer, r *Result) error {
+	if err := WriteRates(w, r); err != nil {
+		return err
+	}
+	all := rows(r)
+	writeTTFB(w, all)
+	writeResponse(w, all)
+	writeErrors(w, all)
+	fmt.Fprintln(w, "latencies in ms; OPS/S and THROUGHPUT: successful ops, and their bytes, that ended in the step's window, over its length (each step's line states it)")
+	if r.Target.Embedded {
+		fmt.Fprintln(w, "CPU is the whole process's: it includes the embedded server's work")
+	}
+	for _, s := range r.Steps {
+		writeStepLine(w, &s)
+	}
+	writeVerdict(w, r)
+	return nil
+}
+
+// WriteRates prints only the latency/throughput table (--quiet).
+func WriteRates(w io.Writer, r *Result) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	streams := multiStream(r)
 	head := "STAGE\t"
@@ -62,21 +82,7 @@ func WriteTable(w io.Writer, r *Result) error {
 			rate(x.t.OpsPerSec), Bytes(x.t.BytesPerSec)+"/s", ms(p.Avg), msi(p.P25), msi(p.P50), msi(p.P75),
 			msi(p.P90), msi(p.P99), msi(p.P999), msi(p.Max), x.t.Ops-x.t.OK)
 	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	writeTTFB(w, all)
-	writeResponse(w, all)
-	writeErrors(w, all)
-	fmt.Fprintln(w, "latencies in ms; OPS/S and THROUGHPUT: successful ops, and their bytes, that ended in the step's window, over its length (each step's line states it)")
-	if r.Target.Embedded {
-		fmt.Fprintln(w, "CPU is the whole process's: it includes the embedded server's work")
-	}
-	for _, s := range r.Steps {
-		writeStepLine(w, &s)
-	}
-	writeVerdict(w, r)
-	return nil
+	return tw.Flush()
 }
 
 func writeTTFB(w io.Writer, all []row) {

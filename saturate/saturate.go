@@ -62,9 +62,14 @@ type Config struct {
 
 // Result is the curve and its knee.
 type Result struct {
-	Points    []Point `json:"points"`
-	Knee      *Point  `json:"knee,omitempty"` // the highest rate that met the objective
-	StoppedBy string  `json:"stopped_by"`
+	Points []Point `json:"points"`
+	// Best is the highest rate that met the objective; it is the Knee
+	// only when the search went past it: the next step missed the
+	// objective or throughput stopped growing. A search stopped by its
+	// time limit, an interrupt or the maximum rate found no knee.
+	Best      *Point `json:"best,omitempty"`
+	Knee      *Point `json:"knee,omitempty"`
+	StoppedBy string `json:"stopped_by"`
 }
 
 // Search steps the rate from Start by Factor until a step misses the
@@ -106,10 +111,10 @@ func Search(ctx context.Context, c Config) (Result, error) {
 		judge(&p, c.Objective, res.Points)
 		res.Points = append(res.Points, p)
 		if !p.Met {
-			res.StoppedBy = p.Why
+			res.StoppedBy, res.Knee = p.Why, res.Best
 			return res, nil
 		}
-		res.Knee = &res.Points[len(res.Points)-1]
+		res.Best = &res.Points[len(res.Points)-1]
 		if rate >= c.Max {
 			res.StoppedBy = "reached the maximum rate"
 			return res, nil

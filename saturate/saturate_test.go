@@ -36,7 +36,7 @@ func TestSearchStopsAtEachLimit(t *testing.T) {
 		{"errors", saturate.Config{Start: 100, Max: 1e6, Factor: 2, Measure: model(1000)}, 800, "error+dropped", 5, false},
 		{"growth", saturate.Config{Start: 100, Max: 1e6, Factor: 2, Objective: saturate.Objective{MaxErrorRatio: 1}, Measure: model(1000)},
 			800, "stopped growing", 5, false},
-		{"max", saturate.Config{Start: 100, Max: 300, Factor: 2, Measure: model(1000)}, 300, "maximum", 3, false},
+		{"max", saturate.Config{Start: 100, Max: 300, Factor: 2, Measure: model(1000)}, 300, "maximum", 3, true},
 		{"first fails", saturate.Config{Start: 2000, Max: 1e6, Factor: 2, Measure: model(1000)}, 0, "error+dropped", 1, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -52,6 +52,8 @@ func TestSearchStopsAtEachLimit(t *testing.T) {
 				t.Errorf("knee %+v, want none", res.Knee)
 			case !c.noKnee && (res.Knee == nil || res.Knee.Rate != c.knee):
 				t.Errorf("knee %+v, want rate %v", res.Knee, c.knee)
+			case c.knee > 0 && (res.Best == nil || res.Best.Rate != c.knee):
+				t.Errorf("best %+v, want rate %v", res.Best, c.knee)
 			}
 		})
 	}
@@ -60,8 +62,8 @@ func TestSearchStopsAtEachLimit(t *testing.T) {
 func TestSearchHonoursDeadline(t *testing.T) {
 	res, err := saturate.Search(context.Background(), saturate.Config{Start: 100, Max: 1e6, Measure: model(1e9),
 		Deadline: time.Now().Add(-time.Second)})
-	if err != nil || len(res.Points) != 0 || res.StoppedBy != "time limit" {
-		t.Errorf("%+v, %v: want no steps after the deadline", res, err)
+	if err != nil || len(res.Points) != 0 || res.StoppedBy != "time limit" || res.Knee != nil {
+		t.Errorf("%+v, %v: want no steps after the deadline, and no knee", res, err)
 	}
 }
 

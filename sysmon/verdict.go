@@ -138,17 +138,17 @@ func (j judge) cpu() *Finding {
 	clientFull := share >= ClientCPUShare || (hostFull && share >= busy/2) || sched >= SchedLatencyHigh
 	switch {
 	case j.t.Embedded && (clientFull || hostFull):
-		return &Finding{Kind: KindClientBound, Numbers: nums, Text: fmt.Sprintf("client-bound: objbench and its embedded "+
+		return &Finding{Kind: KindClientBound, Numbers: nums, Text: fmt.Sprintf("client-bound: host CPU %.0f%% busy, objbench and its embedded "+
 			"server (one process) used %s of %s, Go scheduler p99 %s — client and server share this machine's "+
 			"CPU, so this measures the machine, not a storage system; point --endpoint-url at a real server",
-			pct(share), coresText(j.cores), dur(sched))}
+			busy, pct(share), coresText(j.cores), dur(sched))}
 	case j.t.Loopback && hostFull:
 		return &Finding{Kind: KindCPUShared, Numbers: nums, Text: fmt.Sprintf("CPU-bound on this machine: host CPU %.0f%% "+
 			"busy, objbench %s of %s, the target on loopback much of the rest (Go scheduler p99 %s) — "+
 			"client and target compete for the same CPUs; put them on separate machines to measure the target",
 			busy, pct(share), coresText(j.cores), dur(sched))}
 	case clientFull && share >= 0:
-		used := fmt.Sprintf("objbench used %.0f%% of %s", share, coresText(j.cores))
+		used := fmt.Sprintf("objbench used %.0f%% of %s (host CPU %.0f%% busy)", share, coresText(j.cores), busy)
 		if share < ClientCPUShare && hostFull { // the largest user of a full machine, not full by itself
 			used = fmt.Sprintf("host CPU %.0f%% busy, objbench the largest user at %.0f%% of %s", busy, share,
 				coresText(j.cores))

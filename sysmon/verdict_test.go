@@ -51,11 +51,11 @@ func TestVerdictRules(t *testing.T) {
 	}{
 		{name: "client out of CPU", samples: seconds(0, 10, burning), window: span(1, 9), target: Target{Kind: "s3"},
 			kinds:   []string{KindClientBound},
-			says:    []string{"client-bound: objbench used 96% of 2 cores and Go scheduler p99 was 4.0 ms — results understate the target"},
+			says:    []string{"client-bound: objbench used 96% of 2 cores (host CPU 96% busy) and Go scheduler p99 was 4.0 ms — results understate the target"},
 			numbers: map[string]float64{"objbench_cpu_pct": 96, "sched_p99_ms": 4, "cpus": 2, "window_s": 8}},
 		{name: "embedded server shares the process", samples: seconds(0, 5, burning), window: span(0, 5),
 			target: Target{Kind: "s3", Embedded: true}, kinds: []string{KindClientBound},
-			says: []string{"objbench and its embedded server (one process) used 96% of 2 cores", "not a storage system"}},
+			says: []string{"host CPU 96% busy, objbench and its embedded server (one process) used 96% of 2 cores", "not a storage system"}},
 		{name: "target on loopback takes the rest", window: span(0, 5), target: Target{Kind: "s3", Loopback: true},
 			samples: seconds(0, 5, with(burning, func(s *Sample) { s.Proc = proc(1.1, 2) })),
 			kinds:   []string{KindCPUShared}, says: []string{"host CPU 96% busy, objbench 55% of 2 cores, the target on loopback"}},

@@ -54,7 +54,7 @@ func (o *benchOptions) register(f *pflag.FlagSet, op string) {
 	}
 	f.StringVar(&o.size, "size", defSize, "object size (B, KB, KiB, MB, MiB, GB, GiB)")
 	f.StringVarP(&o.concurrency, "concurrency", "c", "8", "workers; a comma list (1,4,16,64) runs one step per value")
-	f.DurationVarP(&o.duration, "duration", "d", 0, "how long each step runs (default 10s, 5s for run, when no --ops/--bytes)")
+	f.DurationVarP(&o.duration, "duration", "d", 0, "how long each step runs (default: 10s for the op commands, 5s for run, when no --ops/--bytes)")
 	f.Int64Var(&o.ops, "ops", 0, "stop each step after this many ops")
 	f.StringVar(&o.bytes, "bytes", "", "stop each step after moving this many bytes (e.g. 10GiB)")
 	f.IntVar(&o.objects, "objects", 0, "objects to prepare for get/stat/delete/list/mixed (default: 200, at most 1 GiB of them; delete: 1000)")
@@ -73,7 +73,7 @@ func (o *benchOptions) register(f *pflag.FlagSet, op string) {
 	f.Int64Var(&o.maxErrors, "max-errors", 0, "stop the run after this many failed ops (default: never)")
 	f.DurationVar(&o.grace, "grace", 10*time.Second, "how long in-flight ops may finish after a step stops issuing")
 	f.Uint64Var(&o.seed, "seed", 0, "payload seed (default: random; recorded in the result)")
-	f.BoolVarP(&o.quiet, "quiet", "q", false, "print only the table")
+	f.BoolVarP(&o.quiet, "quiet", "q", false, "print only the latency/throughput table: no progress, notes, TTFB table, step lines or verdict (the result file has them all)")
 	f.StringVar(&o.linkSpeed, "link-speed", "", "network link capacity in bits/s (10G, 25Gbit) for the verdict (default: /sys/class/net/*/speed)")
 	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a Go CPU profile of objbench itself to this file")
 	_ = f.MarkHidden("cpuprofile")

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -19,8 +20,41 @@ const (
 	ExitInterrupted = 130 // stopped by a signal; a partial result was written
 )
 
-// Version is set at build time with -ldflags "-X .../internal/cli.Version=...".
-var Version = "dev"
+// Version may be stamped at build time with -ldflags
+// "-X github.com/objbench/objbench/internal/cli.Version=v1.2.3"; empty, the
+// version is the module's as the go command recorded it in the binary
+// (a release tag for go install, a pseudo-version of the commit for a
+// build in a checkout).
+var Version = ""
+
+// version is the version objbench reports and records in result files.
+func version() string {
+	if Version != "" {
+		return Version
+	}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	var rev, dirty string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				dirty = "+dirty"
+			}
+		}
+	}
+	if rev == "" {
+		return "(devel)" // built outside version control (go test, go run)
+	}
+	return "(devel) " + rev[:min(12, len(rev))] + dirty
+}
 
 // Env is everything a command may touch of the outside world, so tests can
 // run commands in-process with their own arguments, output and environment.
@@ -85,7 +119,7 @@ Every run prints a latency/throughput table and writes a result file
 (JSON) that 'objbench report' can print again later.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Version:       Version,
+		Version:       version(),
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(newRunCommand(env))

@@ -53,7 +53,7 @@ func TestCompareFailIf(t *testing.T) {
 	}{
 		{"no thresholds", []string{base, slow}, 0, "slow.json"},
 		{"within thresholds", []string{"--fail-if", "p99>+60%", "--fail-if", "throughput<-40%", base, slow}, 0, "+50.0% *"},
-		{"p99 crossed", []string{"--fail-if", "p99>+10%", base, slow}, 1, "FAIL --fail-if p99>+10%: main GET in slow.json: p99 +50.1% (significant)"},
+		{"p99 crossed", []string{"--fail-if", "p99>+10%", base, slow}, 1, "FAIL --fail-if p99>+10%: main GET conc 2 in slow.json: p99 +50.1% (significant)"},
 		{"throughput crossed", []string{"--fail-if", "GET:throughput<-5%", base, slow}, 1, "throughput -33."},
 		{"other op only", []string{"--fail-if", "PUT:p99>+10%", base, slow}, 0, ""},
 		{"improvement", []string{"--fail-if", "p99>+10%", slow, base}, 0, "-33.3% *"},

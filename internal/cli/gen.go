@@ -44,7 +44,7 @@ func newGenCommand(env Env) *cobra.Command {
 	var many, one genOptions
 	files := &cobra.Command{
 		Use:     "files --count N --size SIZE DIR",
-		Short:   "Write N files of SIZE into DIR (file-0001, file-0002, ...)",
+		Short:   "Write N files of SIZE into DIR (file-1 .. file-N, zero-padded to N's width: file-01 .. file-50 for 50)",
 		Example: "  objbench gen files --count 2500 --size 1MiB ./data",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -68,7 +68,7 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 	if err != nil {
 		return err
 	}
-	res := &report.Result{RunInfo: report.RunInfo{Schema: report.SchemaVersion, Tool: report.Tool{Name: "objbench", Version: Version},
+	res := &report.Result{RunInfo: report.RunInfo{Schema: report.SchemaVersion, Tool: report.Tool{Name: "objbench", Version: version()},
 		RunID: runID, Started: time.Now()}, Machine: sysmon.ReadMachine(), Target: tgt.info, Spec: sp}
 	res.Target.Namespace = "objbench/" + runID + "/"
 	lv.start(res, note)
@@ -113,7 +113,14 @@ func finish(env Env, o *benchOptions, res *report.Result, out string, runErr err
 	if err := report.Write(out, res); err != nil {
 		return fmt.Errorf("write result %s: %w", out, err)
 	}
-	if err := report.WriteTable(env.Stdout, res); err != nil {
+	if runErr != nil { // the cause first, then what ran before it
+		fmt.Fprintf(env.Stderr, "objbench: the run failed: %v\nobjbench: the steps that ran before it (and cleanup):\n", runErr)
+	}
+	write := report.WriteTable
+	if o.quiet {
+		write = report.WriteRates
+	}
+	if err := write(env.Stdout, res); err != nil {
 		return err
 	}
 	if o.csv != "" {

@@ -216,10 +216,16 @@ func writeCurve(w io.Writer, res saturate.Result, slo string, byWorkers bool) {
 		fmt.Fprintf(w, "%10.0f %10.0f %9.1f %10s %10s %6.2f%% %8d  %s\n", p.Rate, p.Achieved, p.MiBPerSec, msString(p.P50), msString(p.P99),
 			100*p.ErrorRatio, p.Dropped, met)
 	}
-	if res.Knee != nil {
-		fmt.Fprintf(w, "knee: %.0f%s, %.0f/s achieved, p99 %s (stopped: %s)\n", res.Knee.Rate, unit, res.Knee.Achieved, msString(res.Knee.P99), res.StoppedBy)
-	} else {
-		fmt.Fprintf(w, "knee: none, the first rate already missed the objective (stopped: %s)\n", res.StoppedBy)
+	switch {
+	case res.Knee != nil:
+		fmt.Fprintf(w, "knee: %.0f%s, %.0f/s achieved, p99 %s (the next step: %s)\n", res.Knee.Rate, unit, res.Knee.Achieved, msString(res.Knee.P99), res.StoppedBy)
+	case res.Best != nil:
+		fmt.Fprintf(w, "knee: not reached (stopped: %s); the highest step meeting the objective was %.0f%s, %.0f/s achieved, p99 %s\n",
+			res.StoppedBy, res.Best.Rate, unit, res.Best.Achieved, msString(res.Best.P99))
+	case len(res.Points) > 0:
+		fmt.Fprintf(w, "knee: none, the first step already missed the objective (%s)\n", res.StoppedBy)
+	default:
+		fmt.Fprintf(w, "knee: not reached (stopped: %s) before any step\n", res.StoppedBy)
 	}
 }
 

@@ -37,11 +37,13 @@ func TestSaturateFindsTheKnee(t *testing.T) {
 }
 
 // By concurrency, closed loop: 40 ms per GET serves 25/s per worker, so
-// throughput doubles with each doubling of workers up to the maximum.
+// throughput doubles with each doubling of workers up to the maximum,
+// where the search stops without having found a knee.
 func TestSaturateByConcurrency(t *testing.T) {
 	res, stdout := saturateKnownServer(t, "--by", "concurrency", "--max-concurrency", "4", "--factor", "2")
-	if len(res.Points) != 3 || res.Knee == nil || res.Knee.Rate != 4 || !strings.Contains(stdout, "WORKERS") {
-		t.Fatalf("points %+v, knee %+v: want 1, 2, 4 workers, all meeting the objective", res.Points, res.Knee)
+	if len(res.Points) != 3 || res.Knee != nil || res.Best == nil || res.Best.Rate != 4 || !strings.Contains(stdout, "WORKERS") ||
+		!strings.Contains(stdout, "knee: not reached (stopped: reached the maximum rate)") {
+		t.Fatalf("points %+v, knee %+v, best %+v: want 1, 2, 4 workers, all meeting the objective, no knee", res.Points, res.Knee, res.Best)
 	}
 	for _, p := range res.Points {
 		if p.Achieved < 0.8*25*p.Rate || p.Achieved > 25*p.Rate*1.05 {

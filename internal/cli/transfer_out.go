@@ -67,7 +67,7 @@ func (o *transferOptions) execute(ctx context.Context, env Env, st storage.Store
 	secs := watch.stop()
 	close(done)
 	_ = g.Wait()
-	rep := &transferReport{Schema: transferSchema, Version: Version, Source: src, Destination: dst,
+	rep := &transferReport{Schema: transferSchema, Version: version(), Source: src, Destination: dst,
 		PlanObjects: len(plan.Items), PlanBytes: plan.Bytes(), Result: res, Timeline: secs}
 	if !plan.Download && plan.Seed != 0 {
 		rep.Seed = plan.Seed

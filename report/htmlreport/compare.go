@@ -152,7 +152,7 @@ func rateCharts(c *report.Comparison) []barChart {
 	}
 	for i := range c.Rows {
 		row := &c.Rows[i]
-		name := row.Stage + " " + row.Op
+		name := row.Label()
 		if c.MultiStream {
 			name = row.Stage + " " + row.Stream + " " + row.Op
 		}
