@@ -12,6 +12,7 @@ import (
 	"github.com/objbench/objbench/loadgen"
 	"github.com/objbench/objbench/metrics"
 	"github.com/objbench/objbench/payload"
+	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/storage/s3"
 	"github.com/objbench/objbench/workload"
 )
@@ -84,7 +85,7 @@ func BenchmarkHotPath(b *testing.B) {
 			stream.Bounds.Ops = int64(b.N)
 			cpu0 := cpuTime()
 			out, err := loadgen.Run(ctx, loadgen.Config{Store: st, Block: block, Namespace: "objbench/bench/",
-				Spec: workload.Spec{Stages: []workload.Stage{{Name: "main", Kind: workload.KindMain, Streams: []workload.Stream{stream}}}}})
+				Spec: workload.Spec{Stages: []workload.Stage{{Name: "main", Kind: result.KindMain, Streams: []workload.Stream{stream}}}}})
 			cpu := cpuTime() - cpu0
 			b.StopTimer()
 			if err != nil {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/objbench/objbench/result"
 )
 
 func TestRunOnEmbeddedServerPrintsTableAndWritesResult(t *testing.T) {
@@ -21,7 +23,7 @@ func TestRunOnEmbeddedServerPrintsTableAndWritesResult(t *testing.T) {
 		t.Fatalf("want one result file under objbench-results/, got %v", files)
 	}
 	res := readResult(t, files[0])
-	if res.Schema != 1 || !res.Target.Embedded || res.Interrupted || !res.CleanedUp {
+	if res.Schema != result.Version || !res.Target.Embedded || res.Interrupted || !res.CleanedUp {
 		t.Errorf("schema=%d embedded=%v interrupted=%v cleaned=%v", res.Schema, res.Target.Embedded, res.Interrupted, res.CleanedUp)
 	}
 	for _, op := range []string{"PUT", "GET", "STAT", "DELETE", "LIST"} {
@@ -51,7 +53,8 @@ func TestBadInputExitsTwoAndWritesNothing(t *testing.T) {
 		{[]string{"mixed", "--mix", "get=x"}, `bad entry "get=x"`},
 		{[]string{"mixed", "--mix", "fly=1", "--ops", "1"}, `unknown operation "fly"`},
 		{[]string{"put", "--target", "ftp://x"}, `bad --target "ftp://x"`},
-		{[]string{"put", "--endpoint-url", "localhost:9000", "--bucket", "b"}, `bad --endpoint-url "localhost:9000"`},
+		{[]string{"put", "--endpoint-url", "localhost:9000", "--bucket", "bench"}, `bad --endpoint-url "localhost:9000"`},
+		{[]string{"put", "--endpoint-url", "http://127.0.0.1:1", "--bucket", "b"}, "3 to 63 characters"},
 		{[]string{"get", "--no-prepare"}, "--no-prepare needs --prefix"},
 		{[]string{"delete", "--no-prepare", "--prefix", "x/"}, "only ever read"},
 		{[]string{"report", "missing.json"}, "missing.json"},

@@ -13,10 +13,9 @@ import (
 	"time"
 
 	"github.com/objbench/objbench/internal/testenv"
-	"github.com/objbench/objbench/report"
+	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/storage"
 	"github.com/objbench/objbench/storage/s3"
-	"github.com/objbench/objbench/workload"
 )
 
 // binary is the objbench executable built once for all tests.
@@ -76,9 +75,9 @@ func (r run) mustSucceed(t *testing.T) run {
 }
 
 // readResult loads the only result file written under dir.
-func readResult(t *testing.T, path string) *report.Result {
+func readResult(t *testing.T, path string) *result.Run {
 	t.Helper()
-	res, err := report.Read(path)
+	res, err := result.Read(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,8 +85,8 @@ func readResult(t *testing.T, path string) *report.Result {
 }
 
 // mainOps returns the main-stage totals of op in res, summed over steps.
-func mainOps(res *report.Result, op string) (ops, ok, bytes int64) {
-	return res.OpTotals(workload.KindMain, op)
+func mainOps(res *result.Run, op string) (ops, ok, bytes int64) {
+	return res.OpTotals(result.KindMain, op)
 }
 
 // minioEnv starts MinIO with a bucket and returns it, flags and env for objbench.

@@ -89,7 +89,7 @@ func TestRunFailuresExitOneWithOneLine(t *testing.T) {
 	}{
 		{"wrong credentials", flags, []string{"AWS_ACCESS_KEY_ID=nobody", "AWS_SECRET_ACCESS_KEY=wrong-secret-123", "AWS_REGION=us-east-1"}, "access denied"},
 		{"missing bucket", []string{"--endpoint-url", m.Endpoint, "--bucket", "nope"}, env, "bucket nope does not exist"},
-		{"unreachable endpoint", []string{"--endpoint-url", "http://127.0.0.1:1", "--bucket", "b"}, env, "cannot reach http://127.0.0.1:1"},
+		{"unreachable endpoint", []string{"--endpoint-url", "http://127.0.0.1:1", "--bucket", "bench"}, env, "cannot reach http://127.0.0.1:1"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()

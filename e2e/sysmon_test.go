@@ -17,7 +17,7 @@ func TestTinyObjectRunOnEmbeddedServerIsClientBound(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "r.json")
 	r := objbench(t, dir, nil, "stat", "--size", "1B", "--concurrency", "32", "--duration", "4s", "--out", out).mustSucceed(t)
-	if !strings.Contains(r.stdout, "verdict: client-bound: objbench and its embedded server") {
+	if !strings.Contains(r.stdout, "verdict: client-bound: host CPU ") || !strings.Contains(r.stdout, "objbench and its embedded server") {
 		t.Errorf("no client-bound verdict after the table:\n%s", r.stdout)
 	}
 	res := readResult(t, out)

@@ -2,6 +2,7 @@ package e2e_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/objbench/objbench/s3server"
 	"github.com/objbench/objbench/storage"
 	"github.com/objbench/objbench/storage/s3"
+	"github.com/objbench/objbench/workload"
 )
 
 // exampleScale shrinks every example (counts, limits, durations) so that
@@ -74,8 +76,12 @@ func TestExamplesRunScaledDown(t *testing.T) {
 					}
 				}
 			}
-			if ops == 0 || res.Spec.ScaledBy != 0.005 || res.Spec.Source == nil {
-				t.Errorf("ran %d ops; spec scaled by %v, source %+v", ops, res.Spec.ScaledBy, res.Spec.Source)
+			var spec workload.Spec
+			if err := json.Unmarshal(res.Spec, &spec); err != nil {
+				t.Fatalf("the result's spec: %v", err)
+			}
+			if ops == 0 || spec.ScaledBy != 0.005 || spec.Source == nil {
+				t.Errorf("ran %d ops; spec scaled by %v, source %+v", ops, spec.ScaledBy, spec.Source)
 			}
 			if keys := listAll(t, st); len(keys) != 1 || keys[0] != "keep/me" {
 				t.Errorf("after the run the target bucket holds %v; want only keep/me", keys)

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/objbench/objbench/faultserver"
-	"github.com/objbench/objbench/metrics"
+	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/storage"
 	"github.com/objbench/objbench/workload"
 )
@@ -100,7 +100,7 @@ func TestEveryOpAccountedUnderFaults(t *testing.T) {
 	}
 }
 
-func checkAccounting(t *testing.T, tot metrics.OpTotal, events []faultserver.Event, method string, verify bool) {
+func checkAccounting(t *testing.T, tot result.OpTotal, events []faultserver.Event, method string, verify bool) {
 	t.Helper()
 	var errs int64
 	for _, n := range tot.Errors {

@@ -9,8 +9,8 @@ import (
 
 	"github.com/objbench/objbench/faultserver"
 	"github.com/objbench/objbench/loadgen"
-	"github.com/objbench/objbench/metrics"
 	"github.com/objbench/objbench/payload"
+	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/storage/s3"
 	"github.com/objbench/objbench/workload"
 )
@@ -40,21 +40,21 @@ func startServer(t *testing.T, cfg faultserver.Config) (*faultserver.Server, *s3
 }
 
 // runMain measures sp against srv (see faultserver.Measure).
-func runMain(t *testing.T, srv *faultserver.Server, st *s3.Store, sp workload.Spec, grace time.Duration) loadgen.StepResult {
+func runMain(t *testing.T, srv *faultserver.Server, st *s3.Store, sp workload.Spec, grace time.Duration) result.Step {
 	t.Helper()
 	blk, err := payload.NewBlock(1<<20, 7, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	step, err := faultserver.Measure(context.Background(), srv, loadgen.Config{Store: st, Spec: sp, Namespace: ns, Block: blk,
-		Seed: 11, Grace: grace})
+	step, err := faultserver.Measure(context.Background(), srv, faultserver.LoadgenRunner(loadgen.Config{Store: st, Spec: sp,
+		Namespace: ns, Block: blk, Seed: 11, Grace: grace}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return step
 }
 
-func opTotal(t *testing.T, s loadgen.StepResult, op string) metrics.OpTotal {
+func opTotal(t *testing.T, s result.Step, op string) result.OpTotal {
 	t.Helper()
 	for _, o := range s.Streams[0].Totals {
 		if o.Op == op {
@@ -62,7 +62,7 @@ func opTotal(t *testing.T, s loadgen.StepResult, op string) metrics.OpTotal {
 		}
 	}
 	t.Fatalf("no %s totals in %+v", op, s.Streams[0].Totals)
-	return metrics.OpTotal{}
+	return result.OpTotal{}
 }
 
 // heldHistogram is the truth: what the server held each successful
@@ -80,7 +80,7 @@ func heldHistogram(events []faultserver.Event, method string) *hdr.Histogram {
 // comparePercentiles logs got against the truth histogram at p50, p90,
 // p99 and p99.9 and reports whether each lies within rel of the truth or
 // abs, whichever is larger.
-func comparePercentiles(t *testing.T, label string, got metrics.Percentiles, truth *hdr.Histogram, rel float64, abs time.Duration) bool {
+func comparePercentiles(t *testing.T, label string, got result.Percentiles, truth *hdr.Histogram, rel float64, abs time.Duration) bool {
 	t.Helper()
 	ok := true
 	for _, c := range faultserver.ComparePercentiles(got, truth, rel, abs) {
@@ -119,7 +119,7 @@ func servedHistogram(events []faultserver.Event, method string) *hdr.Histogram {
 }
 
 type workloadTotals struct {
-	get    metrics.OpTotal
+	get    result.OpTotal
 	events []faultserver.Event
 }
 

@@ -3,13 +3,12 @@ package faultserver
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/objbench/objbench/loadgen"
-	"github.com/objbench/objbench/metrics"
+	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/workload"
 )
 
@@ -29,27 +28,42 @@ func Spec(main workload.Stream) workload.Spec {
 // ErrInterrupted is returned by Measure when ctx ended the run.
 var ErrInterrupted = errors.New("faultserver: the measured run was interrupted")
 
-// Measure runs cfg (whose OnStep it takes over) against srv and returns the
-// main step. The server's log and stall clock restart when the main step
-// begins, so its events and stalls are the main step's; Measure returns
-// once the server has logged as many requests as the step issued ops, so
-// the log can be compared with the client's totals right away.
-func Measure(ctx context.Context, srv *Server, cfg loadgen.Config) (loadgen.StepResult, error) {
-	cfg.OnStep = func(stage workload.Stage, _ int) {
+// Runner runs a workload, calling onStep as each step begins, and returns
+// its steps and whether ctx cut it short.
+type Runner func(ctx context.Context, onStep func(workload.Stage, int)) (steps []result.Step, interrupted bool, err error)
+
+// LoadgenRunner runs cfg with the load generator alone.
+func LoadgenRunner(cfg loadgen.Config) Runner {
+	return func(ctx context.Context, onStep func(workload.Stage, int)) ([]result.Step, bool, error) {
+		cfg.OnStep = onStep
+		out, err := loadgen.Run(ctx, cfg)
+		if out == nil {
+			return nil, false, err
+		}
+		return out.Steps, out.Interrupted, err
+	}
+}
+
+// Measure runs a workload against srv with run and returns its main step.
+// The server's log and stall clock restart when the main step begins, so
+// its events and stalls are the main step's; Measure returns once the
+// server has logged as many requests as the step issued ops, so the log
+// can be compared with the client's totals right away.
+func Measure(ctx context.Context, srv *Server, run Runner) (result.Step, error) {
+	steps, interrupted, err := run(ctx, func(stage workload.Stage, _ int) {
 		if stage.Kind == workload.KindMain {
 			srv.ResetLog()
 			srv.SetOrigin(time.Now())
 		}
-	}
-	out, err := loadgen.Run(ctx, cfg)
+	})
 	if err != nil {
-		return loadgen.StepResult{}, err
+		return result.Step{}, err
 	}
-	if out.Interrupted {
-		return loadgen.StepResult{}, ErrInterrupted
+	if interrupted {
+		return result.Step{}, ErrInterrupted
 	}
-	for _, step := range out.Steps {
-		if step.Kind != workload.KindMain {
+	for _, step := range steps {
+		if step.Kind != result.KindMain {
 			continue
 		}
 		var ops int64
@@ -61,7 +75,7 @@ func Measure(ctx context.Context, srv *Server, cfg loadgen.Config) (loadgen.Step
 		srv.awaitLogged(ctx, ops, 5*time.Second)
 		return step, nil
 	}
-	return loadgen.StepResult{}, fmt.Errorf("faultserver: %s ran no main step", cfg.Spec.Name)
+	return result.Step{}, errors.New("faultserver: the run had no main step")
 }
 
 // PercentileCheck is one percentile of the client's report against the
@@ -74,7 +88,7 @@ type PercentileCheck struct {
 
 // ComparePercentiles checks p50, p90, p99 and p99.9 of got against truth:
 // each must lie within rel of the truth or within abs, whichever is larger.
-func ComparePercentiles(got metrics.Percentiles, truth *hdr.Histogram, rel float64, abs time.Duration) []PercentileCheck {
+func ComparePercentiles(got result.Percentiles, truth *hdr.Histogram, rel float64, abs time.Duration) []PercentileCheck {
 	var out []PercentileCheck
 	for _, c := range []struct {
 		name string

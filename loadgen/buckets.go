@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/storage"
 	"github.com/objbench/objbench/workload"
 )
@@ -58,8 +59,8 @@ func (r *runState) bucketManager(ctx context.Context, b bucketRef) (storage.Buck
 
 // initBuckets creates the stage's buckets that do not exist yet and
 // remembers which, so that dispose removes only those.
-func (r *runState) initBuckets(ctx context.Context, st workload.Stage) (StepResult, error) {
-	res := StepResult{Stage: st.Name, Kind: st.Kind, Start: time.Now()}
+func (r *runState) initBuckets(ctx context.Context, st workload.Stage) (result.Step, error) {
+	res := result.Step{Stage: st.Name, Kind: string(st.Kind), Start: time.Now()}
 	for _, b := range bucketRefs(r.cfg.Spec, st) {
 		bm, err := r.bucketManager(ctx, b)
 		if err != nil {
@@ -89,8 +90,8 @@ func (r *runState) initBuckets(ctx context.Context, st workload.Stage) (StepResu
 
 // dispose removes the stage's buckets that this run created, and only
 // those. A bucket that cannot be removed (not empty) is noted, not fatal.
-func (r *runState) dispose(ctx context.Context, st workload.Stage) (StepResult, error) {
-	res := StepResult{Stage: st.Name, Kind: st.Kind, Start: time.Now()}
+func (r *runState) dispose(ctx context.Context, st workload.Stage) (result.Step, error) {
+	res := result.Step{Stage: st.Name, Kind: string(st.Kind), Start: time.Now()}
 	for _, b := range bucketRefs(r.cfg.Spec, st) {
 		k := storeKey(b.st, b.name)
 		switch {
@@ -118,8 +119,8 @@ func (r *runState) dispose(ctx context.Context, st workload.Stage) (StepResult, 
 }
 
 // delay waits out a delay stage (an interrupt cuts it short).
-func (r *runState) delay(ctx context.Context, st workload.Stage) StepResult {
-	res := StepResult{Stage: st.Name, Kind: st.Kind, Start: time.Now()}
+func (r *runState) delay(ctx context.Context, st workload.Stage) result.Step {
+	res := result.Step{Stage: st.Name, Kind: string(st.Kind), Start: time.Now()}
 	if !sleep(ctx, st.Delay) {
 		res.Notes = append(res.Notes, "delay cut short")
 	}

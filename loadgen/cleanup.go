@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/objbench/objbench/metrics"
+	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/storage"
 	"github.com/objbench/objbench/workload"
 )
@@ -21,7 +22,7 @@ type storedKey struct {
 // cleanup deletes objects this run wrote, and nothing else: the numbered
 // objects of a stream's index key space (always below the namespace), or
 // whatever a listing of the namespace finds.
-func (r *runState) cleanup(ctx context.Context, st workload.Stage) (StepResult, error) {
+func (r *runState) cleanup(ctx context.Context, st workload.Stage) (result.Step, error) {
 	streams := st.Streams
 	if len(streams) == 0 {
 		streams = []workload.Stream{{Name: "cleanup", Concurrency: []int{8}}}
@@ -30,7 +31,7 @@ func (r *runState) cleanup(ctx context.Context, st workload.Stage) (StepResult, 
 	for _, sp := range streams {
 		fw, err := r.cleanupWork(ctx, sp)
 		if err != nil {
-			return StepResult{}, err
+			return result.Step{}, err
 		}
 		if fw.n == 0 {
 			continue
@@ -40,7 +41,7 @@ func (r *runState) cleanup(ctx context.Context, st workload.Stage) (StepResult, 
 			workers: int(max(1, min(int64(sp.MaxConcurrency()), fw.n)))})
 	}
 	if len(runs) == 0 {
-		return StepResult{Stage: st.Name, Kind: st.Kind, Start: time.Now()}, nil
+		return result.Step{Stage: st.Name, Kind: string(st.Kind), Start: time.Now()}, nil
 	}
 	return r.measure(ctx, st, 0, runs)
 }

@@ -1,6 +1,8 @@
 // Package loadgen runs a workload.Spec against a storage.Store: stages in
 // order, streams of a stage side by side, one step per sweep value, workers
-// paced by a Pacer, every op recorded into metrics. Everything a run writes
+// closed loop (back to back) or open loop (a Schedule dispatched to workers
+// that grow as slots come due), every op recorded into metrics, every step
+// returned as the result file records it. Everything a run writes
 // lives under its namespace (objbench/<run-id>/) inside its buckets; it
 // creates a bucket only when missing and removes only buckets it created,
 // and cleanup deletes only what it wrote. Key spaces that name buckets are

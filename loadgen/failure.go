@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"sync/atomic"
 
+	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/workload"
 )
 
@@ -24,7 +25,7 @@ type errorWatch struct {
 // newErrorWatch returns the watch for a step of st, or nil when the stage
 // never stops on errors. Cleanup always runs to the end.
 func newErrorWatch(st workload.Stage) *errorWatch {
-	if st.OnError == nil || st.Kind == workload.KindCleanup || st.OnError.MaxErrorRatio >= 1 {
+	if st.OnError == nil || st.Kind == result.KindCleanup || st.OnError.MaxErrorRatio >= 1 {
 		return nil
 	}
 	return &errorWatch{stage: st.Name, ratio: st.OnError.MaxErrorRatio}

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/objbench/objbench/loadgen"
-	"github.com/objbench/objbench/metrics"
 	"github.com/objbench/objbench/payload"
+	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/storage"
 	"github.com/objbench/objbench/storage/mem"
 	"github.com/objbench/objbench/workload"
@@ -22,9 +22,9 @@ func spec(main workload.Stream) workload.Spec {
 	prep := main
 	prep.Mix, prep.Rate = nil, nil
 	return workload.Spec{Stages: []workload.Stage{
-		{Name: "prepare", Kind: workload.KindPrepare, Streams: []workload.Stream{prep}},
-		{Name: "main", Kind: workload.KindMain, Streams: []workload.Stream{main}},
-		{Name: "cleanup", Kind: workload.KindCleanup},
+		{Name: "prepare", Kind: result.KindPrepare, Streams: []workload.Stream{prep}},
+		{Name: "main", Kind: result.KindMain, Streams: []workload.Stream{main}},
+		{Name: "cleanup", Kind: result.KindCleanup},
 	}}
 }
 
@@ -37,7 +37,7 @@ func config(t *testing.T, store storage.Store, sp workload.Spec) loadgen.Config 
 	return loadgen.Config{Store: store, Spec: sp, Namespace: ns, Block: blk, Grace: 5 * time.Second}
 }
 
-func total(t *testing.T, s loadgen.StepResult, op string) metrics.OpTotal {
+func total(t *testing.T, s result.Step, op string) result.OpTotal {
 	t.Helper()
 	for _, st := range s.Streams {
 		for _, o := range st.Totals {
@@ -47,7 +47,7 @@ func total(t *testing.T, s loadgen.StepResult, op string) metrics.OpTotal {
 		}
 	}
 	t.Fatalf("step %s/%d has no %s totals", s.Stage, s.Step, op)
-	return metrics.OpTotal{}
+	return result.OpTotal{}
 }
 
 func keys(t *testing.T, s storage.Store) []string {
@@ -105,7 +105,7 @@ func TestConcurrencySweepRunsOneStepPerValue(t *testing.T) {
 	}
 	var conc []int
 	for _, s := range out.Steps {
-		if s.Kind == workload.KindMain {
+		if s.Kind == result.KindMain {
 			conc = append(conc, s.Streams[0].Concurrency)
 			if p := total(t, s, "PUT"); p.OK != 40 {
 				t.Errorf("step %d: %d PUTs, want 40", s.Step, p.OK)
@@ -223,7 +223,7 @@ func TestMaxErrorsStopsTheRun(t *testing.T) {
 		t.Errorf("stat errors %v ok %d; want >=25 http_503 and no ok", st.Errors, st.OK)
 	}
 	for _, s := range out.Steps {
-		if s.Kind == workload.KindMain && s.Step == 1 {
+		if s.Kind == result.KindMain && s.Step == 1 {
 			t.Error("the second sweep step ran after max-errors stopped the run")
 		}
 	}
@@ -233,7 +233,7 @@ func TestMaxErrorsStopsTheRun(t *testing.T) {
 }
 
 func TestReadingNothingIsAnError(t *testing.T) {
-	sp := workload.Spec{Stages: []workload.Stage{{Name: "main", Kind: workload.KindMain, Streams: []workload.Stream{{
+	sp := workload.Spec{Stages: []workload.Stage{{Name: "main", Kind: result.KindMain, Streams: []workload.Stream{{
 		Name: "g", Mix: []workload.OpWeight{{Op: "get", Weight: 1}}, Concurrency: []int{1}, Bounds: workload.Bounds{Ops: 1},
 		Objects: workload.KeySpace{Prefix: "empty/"}}}}}}
 	_, err := loadgen.Run(context.Background(), config(t, mem.New(), sp))
@@ -253,9 +253,9 @@ func TestCleanupWithNothingToDeleteIsEmpty(t *testing.T) {
 		t.Fatal(err)
 	}
 	sp := workload.Spec{Stages: []workload.Stage{
-		{Name: "main", Kind: workload.KindMain, Streams: []workload.Stream{{Name: "g", Mix: []workload.OpWeight{{Op: "get", Weight: 1}},
+		{Name: "main", Kind: result.KindMain, Streams: []workload.Stream{{Name: "g", Mix: []workload.OpWeight{{Op: "get", Weight: 1}},
 			Concurrency: []int{2}, Bounds: workload.Bounds{Ops: 10}, Objects: workload.KeySpace{Prefix: "theirs/", Existing: true}}}},
-		{Name: "cleanup", Kind: workload.KindCleanup},
+		{Name: "cleanup", Kind: result.KindCleanup},
 	}}
 	out, err := loadgen.Run(ctx, config(t, store, sp))
 	if err != nil {

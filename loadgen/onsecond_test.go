@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/objbench/objbench/loadgen"
-	"github.com/objbench/objbench/metrics"
+	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/storage/mem"
 	"github.com/objbench/objbench/workload"
 )
@@ -20,14 +20,14 @@ func TestOnSecondSeesSecondsAsTheyFinish(t *testing.T) {
 		Bounds: workload.Bounds{Duration: 3500 * time.Millisecond}, Objects: workload.KeySpace{Prefix: "g/", Count: 10}, Size: 1024})
 	cfg := config(t, mem.New(), sp)
 	var mu sync.Mutex
-	seen := map[string][]metrics.Second{}
+	seen := map[string][]result.Second{}
 	inMain := false
 	cfg.OnStep = func(st workload.Stage, _ int) { // keep only the main step's seconds
 		mu.Lock()
 		defer mu.Unlock()
-		inMain = st.Kind == workload.KindMain
+		inMain = st.Kind == result.KindMain
 	}
-	cfg.OnSecond = func(stream string, s metrics.Second) {
+	cfg.OnSecond = func(stream string, s result.Second) {
 		mu.Lock()
 		defer mu.Unlock()
 		if inMain {

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/objbench/objbench/metrics"
+	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/workload"
 )
 
@@ -122,9 +123,9 @@ func (s *streamRun) dispatch(stop context.Context, spawn func(time.Time, bool)) 
 // that came due. The closed-loop rule (every worker has done an op .. the
 // first worker stopped) would shrink to a sliver when many workers share
 // the slots; open loop, the schedule is the load.
-func (sc *schedule) window(seriesStart time.Time, fallback metrics.Window) metrics.Window {
+func (sc *schedule) window(seriesStart time.Time, fallback result.Window) result.Window {
 	start := sc.origin.Sub(seriesStart).Seconds()
-	w := metrics.SnapWindow(metrics.Window{Start: start, End: start + sc.lastSlot.Seconds()})
+	w := result.SnapWindow(result.Window{Start: start, End: start + sc.lastSlot.Seconds()})
 	if w.Duration() <= 0 {
 		return fallback
 	}

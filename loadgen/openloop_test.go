@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/objbench/objbench/loadgen"
-	"github.com/objbench/objbench/metrics"
+	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/storage"
 	"github.com/objbench/objbench/storage/mem"
 	"github.com/objbench/objbench/workload"
@@ -28,7 +28,7 @@ func (s slowGets) Get(ctx context.Context, key string, o storage.GetOptions, w i
 
 // rateRun runs 200 GET slots at 200/s, each GET taking 20 ms, starting
 // with workers workers and growing to at most maxWorkers (0: the default).
-func rateRun(t *testing.T, workers, maxWorkers int) loadgen.StreamResult {
+func rateRun(t *testing.T, workers, maxWorkers int) result.Stream {
 	t.Helper()
 	sp := spec(workload.Stream{Name: "g", Mix: []workload.OpWeight{{Op: "get", Weight: 1}}, Concurrency: []int{workers},
 		Bounds: workload.Bounds{Ops: 200, Duration: 10 * time.Second}, Objects: workload.KeySpace{Prefix: "g/", Count: 20},
@@ -40,7 +40,7 @@ func rateRun(t *testing.T, workers, maxWorkers int) loadgen.StreamResult {
 	return out.Steps[1].Streams[0]
 }
 
-func rateRunTotals(t *testing.T, workers, maxWorkers int) (get metrics.OpTotal, stopped string) {
+func rateRunTotals(t *testing.T, workers, maxWorkers int) (get result.OpTotal, stopped string) {
 	t.Helper()
 	s := rateRun(t, workers, maxWorkers)
 	for _, tot := range s.Totals {
@@ -49,7 +49,7 @@ func rateRunTotals(t *testing.T, workers, maxWorkers int) (get metrics.OpTotal, 
 		}
 	}
 	t.Fatalf("no GET totals in %+v", s.Totals)
-	return metrics.OpTotal{}, ""
+	return result.OpTotal{}, ""
 }
 
 // 200 slots/s against at most 2 workers and 20 ms per GET: the stream can
@@ -82,7 +82,7 @@ func TestRateBeyondCapacityDropsSlots(t *testing.T) {
 // 200/s of 20 ms GETs need about 4, and every slot is issued.
 func TestRateGrowsWorkersToServeTheSchedule(t *testing.T) {
 	s := rateRun(t, 1, 0)
-	var get metrics.OpTotal
+	var get result.OpTotal
 	for _, tot := range s.Totals {
 		get = tot
 	}

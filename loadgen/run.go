@@ -12,6 +12,7 @@ import (
 
 	"github.com/objbench/objbench/metrics"
 	"github.com/objbench/objbench/payload"
+	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/storage"
 	"github.com/objbench/objbench/workload"
 )
@@ -55,40 +56,16 @@ type Config struct {
 	// with the seconds that become final when the stream stops: every
 	// second once, in order. It is called from the streams' goroutines,
 	// concurrently for several streams, and must return quickly.
-	OnSecond func(stream string, sec metrics.Second)
-}
-
-// StepResult is one step: a stage with one sweep value.
-type StepResult struct {
-	Stage string             `json:"stage"`
-	Kind  workload.StageKind `json:"kind"`
-	Step  int                `json:"step"`
-	// Sweep names the step's swept values other than concurrency.
-	Sweep   string        `json:"sweep,omitempty"`
-	Start   time.Time     `json:"start"`
-	Elapsed time.Duration `json:"elapsed_ns"`
-	// Synced is the part of Elapsed spent flushing the file system after
-	// the ops (fsync at-end).
-	Synced  time.Duration  `json:"synced_ns,omitempty"`
-	Streams []StreamResult `json:"streams"`
-	// The process's CPU time during the step and, for network stores,
-	// connections dialed vs requests sent.
-	CPUUser     time.Duration `json:"cpu_user_ns"`
-	CPUSys      time.Duration `json:"cpu_sys_ns"`
-	ConnsDialed uint64        `json:"conns_dialed"`
-	Requests    uint64        `json:"requests"`
-	// Notes say what a step did besides ops: buckets created or kept,
-	// why the workflow stopped.
-	Notes []string `json:"notes,omitempty"`
+	OnSecond func(stream string, sec result.Second)
 }
 
 // Outcome is what a run did.
 type Outcome struct {
-	Steps       []StepResult `json:"steps"`
-	Interrupted bool         `json:"interrupted"`
-	Aborted     string       `json:"aborted,omitempty"` // "max-errors" or "error-ratio"
-	AbortDetail string       `json:"abort_detail,omitempty"`
-	CleanedUp   bool         `json:"cleaned_up"`
+	Steps       []result.Step `json:"steps"`
+	Interrupted bool          `json:"interrupted"`
+	Aborted     string        `json:"aborted,omitempty"` // "max-errors" or "error-ratio"
+	AbortDetail string        `json:"abort_detail,omitempty"`
+	CleanedUp   bool          `json:"cleaned_up"`
 }
 
 type runState struct {
@@ -157,7 +134,7 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 	out := &Outcome{}
 	var failed error
 	for _, st := range cfg.Spec.Stages {
-		if failed != nil && st.Kind != workload.KindCleanup && st.Kind != workload.KindDispose {
+		if failed != nil && st.Kind != result.KindCleanup && st.Kind != result.KindDispose {
 			continue
 		}
 		if err := r.runStage(ctx, runCtx, st, out); err != nil && failed == nil {
@@ -179,7 +156,7 @@ func (r *runState) preflight() error {
 	for _, st := range r.cfg.Spec.Stages {
 		for _, s := range st.Streams {
 			for _, m := range s.Mix {
-				if op, _ := workload.CanonicalOp(m.Op); op == workload.OpMultipart && !multipart && st.Kind == workload.KindMain {
+				if op, _ := workload.CanonicalOp(m.Op); op == workload.OpMultipart && !multipart && st.Kind == result.KindMain {
 					return fmt.Errorf("stream %s: multipart needs a store with multipart uploads (S3), not this one", s.Name)
 				}
 			}
@@ -192,7 +169,7 @@ func (r *runState) preflight() error {
 // interrupt or an abort, on a deadline of their own (unless NoCleanup);
 // other stages start no step once runCtx has ended.
 func (r *runState) runStage(ctx, runCtx context.Context, st workload.Stage, out *Outcome) error {
-	if st.Kind == workload.KindCleanup || st.Kind == workload.KindDispose {
+	if st.Kind == result.KindCleanup || st.Kind == result.KindDispose {
 		if r.cfg.NoCleanup {
 			return nil
 		}
@@ -201,20 +178,20 @@ func (r *runState) runStage(ctx, runCtx context.Context, st workload.Stage, out 
 		if r.cfg.OnStep != nil {
 			r.cfg.OnStep(st, 0)
 		}
-		var step StepResult
+		var step result.Step
 		var err error
 		switch {
-		case st.Kind == workload.KindDispose:
+		case st.Kind == result.KindDispose:
 			step, err = r.dispose(cctx, st)
 		case !r.wroteAny.Load():
 			// Nothing of this run was stored: deleting its keys would only
 			// send requests for objects that are not there.
-			step = StepResult{Stage: st.Name, Kind: st.Kind, Start: time.Now(), Notes: []string{"nothing was written: cleanup skipped"}}
+			step = result.Step{Stage: st.Name, Kind: string(st.Kind), Start: time.Now(), Notes: []string{"nothing was written: cleanup skipped"}}
 		default:
 			step, err = r.cleanup(cctx, st)
 		}
 		out.Steps = append(out.Steps, step)
-		if err == nil && st.Kind == workload.KindCleanup {
+		if err == nil && st.Kind == result.KindCleanup {
 			out.CleanedUp = true
 		}
 		return err
@@ -223,7 +200,7 @@ func (r *runState) runStage(ctx, runCtx context.Context, st workload.Stage, out 
 		if r.cfg.OnStep != nil {
 			r.cfg.OnStep(st, i)
 		}
-		var step StepResult
+		var step result.Step
 		var err error
 		switch st.Kind {
 		case workload.KindInit:
@@ -243,12 +220,12 @@ func (r *runState) runStage(ctx, runCtx context.Context, st workload.Stage, out 
 
 // step runs every stream of stage st at sweep index i, side by side, under
 // the stage's failure policy.
-func (r *runState) step(ctx context.Context, st workload.Stage, i int) (StepResult, error) {
+func (r *runState) step(ctx context.Context, st workload.Stage, i int) (result.Step, error) {
 	var runs []*streamRun
 	for _, sp := range st.Streams {
 		s, err := r.newStream(ctx, st.Kind, sp, i)
 		if err != nil {
-			return StepResult{}, err
+			return result.Step{}, err
 		}
 		if s != nil {
 			runs = append(runs, s)
@@ -270,14 +247,14 @@ func (r *runState) step(ctx context.Context, st workload.Stage, i int) (StepResu
 }
 
 // measure starts the streams on one clock and collects their results.
-func (r *runState) measure(ctx context.Context, st workload.Stage, i int, runs []*streamRun) (StepResult, error) {
-	res := StepResult{Stage: st.Name, Kind: st.Kind, Step: i, Start: time.Now()}
+func (r *runState) measure(ctx context.Context, st workload.Stage, i int, runs []*streamRun) (result.Step, error) {
+	res := result.Step{Stage: st.Name, Kind: string(st.Kind), Step: i, Start: time.Now()}
 	if r.cfg.StepStarted != nil {
 		r.cfg.StepStarted(res.Start)
 	}
 	u0, s0 := cpuTimes()
 	d0, q0 := r.connStats()
-	results := make([]StreamResult, len(runs))
+	results := make([]result.Stream, len(runs))
 	errs := make([]error, len(runs))
 	var wg sync.WaitGroup
 	for j, s := range runs {
@@ -288,7 +265,7 @@ func (r *runState) measure(ctx context.Context, st workload.Stage, i int, runs [
 	if err := errors.Join(errs...); err != nil {
 		return res, err
 	}
-	if slices.ContainsFunc(st.Streams, func(s workload.Stream) bool { return s.SyncAtEnd }) && st.Kind != workload.KindCleanup {
+	if slices.ContainsFunc(st.Streams, func(s workload.Stream) bool { return s.SyncAtEnd }) && st.Kind != result.KindCleanup {
 		t0 := time.Now()
 		if err := r.syncStores(ctx); err != nil {
 			return res, err

@@ -11,6 +11,7 @@ import (
 
 	"github.com/objbench/objbench/metrics"
 	"github.com/objbench/objbench/payload"
+	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/workload"
 )
 
@@ -80,37 +81,10 @@ func (s *streamRun) count(failed bool) {
 	}
 }
 
-// StreamResult is what one stream did in one step.
-type StreamResult struct {
-	Name        string `json:"name"`
-	Concurrency int    `json:"concurrency"`
-	// Open loop: the most workers the schedule could have (MaxWorkers)
-	// and the most it had (PeakWorkers); Concurrency is those started at
-	// once.
-	MaxWorkers  int               `json:"max_workers,omitempty"`
-	PeakWorkers int               `json:"peak_workers,omitempty"`
-	StoppedBy   string            `json:"stopped_by"`
-	Seconds     []metrics.Second  `json:"seconds"`
-	Window      metrics.Window    `json:"window"`
-	Totals      []metrics.OpTotal `json:"totals"`
-}
-
-// SetWindow gives the result its window and recomputes its totals from
-// its seconds, keeping ticks only at the window's edges.
-func (sr *StreamResult) SetWindow(w metrics.Window) error {
-	metrics.KeepEdgeTicks(sr.Seconds, w)
-	totals, err := metrics.Summarize(sr.Seconds, w)
-	if err != nil {
-		return fmt.Errorf("stream %s: %w", sr.Name, err)
-	}
-	sr.Window, sr.Totals = w, totals
-	return nil
-}
-
 // execute runs the stream's workers until they stop, sweeping the series
 // each second, and summarizes. stop ends issuing; in-flight ops then get
 // grace before their context is cancelled.
-func (s *streamRun) execute(stop context.Context, grace time.Duration) (StreamResult, error) {
+func (s *streamRun) execute(stop context.Context, grace time.Duration) (result.Stream, error) {
 	stopCtx, cancel := context.WithCancel(stop)
 	s.end.cancel = cancel
 	defer cancel()
@@ -143,7 +117,7 @@ func (s *streamRun) execute(stop context.Context, grace time.Duration) (StreamRe
 		err = serr
 	}
 	if err != nil {
-		return StreamResult{}, err
+		return result.Stream{}, err
 	}
 	return s.result(stopCtx)
 }
@@ -167,14 +141,14 @@ func (s *streamRun) sweepEachSecond(done <-chan struct{}) {
 	}
 }
 
-func (s *streamRun) result(stopCtx context.Context) (StreamResult, error) {
+func (s *streamRun) result(stopCtx context.Context) (result.Stream, error) {
 	secs, win := s.series.Finish()
 	if on := s.run.cfg.OnSecond; on != nil { // the step's last seconds, final only now
 		for _, sec := range secs[min(s.liveNext, int64(len(secs))):] {
 			on(s.name, sec)
 		}
 	}
-	res := StreamResult{Name: s.name, Concurrency: s.workers, StoppedBy: s.end.cause, Seconds: secs}
+	res := result.Stream{Name: s.name, Concurrency: s.workers, StoppedBy: s.end.cause, Seconds: secs}
 	if s.sched != nil {
 		win = s.sched.window(s.series.Start(), win)
 		res.MaxWorkers, res.PeakWorkers = s.sched.maxWorkers, int(s.sched.started.Load())

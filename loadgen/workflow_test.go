@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/objbench/objbench/loadgen"
+	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/storage"
 	"github.com/objbench/objbench/storage/mem"
 	"github.com/objbench/objbench/workload"
@@ -107,15 +108,15 @@ func cosbenchLike(t *testing.T, verify bool) workload.Spec {
 	}
 	writes := ks("u(11,20)", true)
 	return workload.Spec{Stages: []workload.Stage{
-		{Name: "init", Kind: workload.KindInit, Streams: []workload.Stream{{Objects: workload.KeySpace{Buckets: []string{"b1", "b2"}}}}},
-		{Name: "prepare", Kind: workload.KindPrepare, Streams: []workload.Stream{{Name: "p", Concurrency: []int{3}, Objects: ks("r(1,10)", false), Size: 1000}}},
-		{Name: "main", Kind: workload.KindMain, Streams: []workload.Stream{{
+		{Name: "init", Kind: result.KindInit, Streams: []workload.Stream{{Objects: workload.KeySpace{Buckets: []string{"b1", "b2"}}}}},
+		{Name: "prepare", Kind: result.KindPrepare, Streams: []workload.Stream{{Name: "p", Concurrency: []int{3}, Objects: ks("r(1,10)", false), Size: 1000}}},
+		{Name: "main", Kind: result.KindMain, Streams: []workload.Stream{{
 			Name: "m", Concurrency: []int{4}, Bounds: workload.Bounds{Ops: 400}, Objects: ks("u(1,10)", true), Size: 1000,
 			Percent: true, Data: workload.Data{Verify: verify},
 			Mix: []workload.OpWeight{{Op: "read", Weight: 80}, {Op: "write", Weight: 20, Objects: &writes}},
 		}}},
-		{Name: "cleanup", Kind: workload.KindCleanup, Streams: []workload.Stream{{Concurrency: []int{2}, Objects: ks("r(1,20)", false)}}},
-		{Name: "dispose", Kind: workload.KindDispose},
+		{Name: "cleanup", Kind: result.KindCleanup, Streams: []workload.Stream{{Concurrency: []int{2}, Objects: ks("r(1,20)", false)}}},
+		{Name: "dispose", Kind: result.KindDispose},
 	}}
 }
 
@@ -131,11 +132,11 @@ func TestCOSBenchStyleWorkflowCreatesUsesAndRemovesOnlyItsOwn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kinds := []workload.StageKind{}
+	kinds := []string{}
 	for _, s := range out.Steps {
 		kinds = append(kinds, s.Kind)
 	}
-	if !slices.Equal(kinds, []workload.StageKind{"init", "prepare", "main", "cleanup", "dispose"}) {
+	if !slices.Equal(kinds, []string{"init", "prepare", "main", "cleanup", "dispose"}) {
 		t.Fatalf("steps ran %v", kinds)
 	}
 	if put := total(t, out.Steps[1], "PUT"); put.OK != 20 || put.Bytes != 20*1000 {
@@ -247,7 +248,7 @@ func TestErrorRatioStopsTheWorkflowButCleanupStillRuns(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ranAfter := slices.ContainsFunc(out.Steps, func(s loadgen.StepResult) bool { return s.Stage == "after" })
+			ranAfter := slices.ContainsFunc(out.Steps, func(s result.Step) bool { return s.Stage == "after" })
 			if (out.Aborted == "error-ratio") != c.wantAbort || ranAfter == c.wantAbort || !out.CleanedUp {
 				t.Fatalf("aborted=%q (%s) ranAfter=%v cleaned=%v", out.Aborted, out.AbortDetail, ranAfter, out.CleanedUp)
 			}
@@ -263,10 +264,10 @@ func TestErrorRatioStopsTheWorkflowButCleanupStillRuns(t *testing.T) {
 
 func TestSizeSweepRunsAStepPerSize(t *testing.T) {
 	small, large := workload.Const(1000), workload.Const(50000)
-	sp := workload.Spec{Stages: []workload.Stage{{Name: "w", Kind: workload.KindMain, Streams: []workload.Stream{{
+	sp := workload.Spec{Stages: []workload.Stage{{Name: "w", Kind: result.KindMain, Streams: []workload.Stream{{
 		Name: "w", Mix: []workload.OpWeight{{Op: "put", Weight: 1}}, Concurrency: []int{2}, Bounds: workload.Bounds{Ops: 20},
 		Objects: workload.KeySpace{Prefix: "w/"}, Sweep: &workload.Sweep{SizeDists: []workload.Selector{small, large}},
-	}}}, {Name: "cleanup", Kind: workload.KindCleanup}}}
+	}}}, {Name: "cleanup", Kind: result.KindCleanup}}}
 	out, err := loadgen.Run(context.Background(), config(t, mem.New(), sp))
 	if err != nil {
 		t.Fatal(err)
@@ -286,13 +287,13 @@ func TestMultipartAndRangedReadsVerify(t *testing.T) {
 	size := workload.Const(12 << 20)
 	big := workload.KeySpace{Prefix: "big/", Index: sel(t, "r(1,4)")}
 	sp := workload.Spec{Stages: []workload.Stage{
-		{Name: "prepare", Kind: workload.KindPrepare, Streams: []workload.Stream{{Concurrency: []int{2}, Objects: workload.KeySpace{Prefix: "obj/", Index: sel(t, "r(1,5)")}, Size: 64 << 10}}},
-		{Name: "main", Kind: workload.KindMain, Streams: []workload.Stream{{
+		{Name: "prepare", Kind: result.KindPrepare, Streams: []workload.Stream{{Concurrency: []int{2}, Objects: workload.KeySpace{Prefix: "obj/", Index: sel(t, "r(1,5)")}, Size: 64 << 10}}},
+		{Name: "main", Kind: result.KindMain, Streams: []workload.Stream{{
 			Name: "m", Concurrency: []int{2}, Bounds: workload.Bounds{Ops: 60}, Objects: workload.KeySpace{Prefix: "obj/", Index: sel(t, "u(1,5)")},
 			Size: 64 << 10, RangeSize: 1000, PartSize: 5 << 20, Data: workload.Data{Verify: true}, Percent: true,
 			Mix: []workload.OpWeight{{Op: "ranged-read", Weight: 90}, {Op: "multipart", Weight: 10, Objects: &big, SizeDist: &size}},
 		}}},
-		{Name: "check", Kind: workload.KindMain, Streams: []workload.Stream{{
+		{Name: "check", Kind: result.KindMain, Streams: []workload.Stream{{
 			Name: "c", Concurrency: []int{1}, Bounds: workload.Bounds{Ops: 4}, Objects: workload.KeySpace{Prefix: "big/", Index: sel(t, "s(1,4)")},
 			Data: workload.Data{Verify: true}, Mix: []workload.OpWeight{{Op: "get", Weight: 1}},
 		}}},
@@ -352,8 +353,8 @@ func TestIndexSelectorsDecideWhichObjectsAreRead(t *testing.T) {
 		t.Run(c.index, func(t *testing.T) {
 			store := &countingStore{Store: mem.New(), gets: map[string]int{}}
 			sp := workload.Spec{Stages: []workload.Stage{
-				{Name: "prepare", Kind: workload.KindPrepare, Streams: []workload.Stream{{Objects: workload.KeySpace{Prefix: "k", Index: sel(t, "r(1,5)")}, Size: 10}}},
-				{Name: "main", Kind: workload.KindMain, Streams: []workload.Stream{{Name: "g", Concurrency: []int{1}, Bounds: workload.Bounds{Ops: 10},
+				{Name: "prepare", Kind: result.KindPrepare, Streams: []workload.Stream{{Objects: workload.KeySpace{Prefix: "k", Index: sel(t, "r(1,5)")}, Size: 10}}},
+				{Name: "main", Kind: result.KindMain, Streams: []workload.Stream{{Name: "g", Concurrency: []int{1}, Bounds: workload.Bounds{Ops: 10},
 					Objects: workload.KeySpace{Prefix: "k", Index: sel(t, c.index)}, Mix: []workload.OpWeight{{Op: "get", Weight: 1}}}}},
 			}}
 			if _, err := loadgen.Run(context.Background(), config(t, store, sp)); err != nil {
@@ -365,7 +366,7 @@ func TestIndexSelectorsDecideWhichObjectsAreRead(t *testing.T) {
 }
 
 func TestDelayStageWaitsAndAnInterruptCutsItShort(t *testing.T) {
-	sp := workload.Spec{Stages: []workload.Stage{{Name: "pause", Kind: workload.KindDelay, Delay: 20 * time.Millisecond}}}
+	sp := workload.Spec{Stages: []workload.Stage{{Name: "pause", Kind: result.KindDelay, Delay: 20 * time.Millisecond}}}
 	out, err := loadgen.Run(context.Background(), config(t, mem.New(), sp))
 	if err != nil {
 		t.Fatal(err)
@@ -430,7 +431,7 @@ func TestFailedInitSkipsCleanup(t *testing.T) {
 	}
 	var notes []string
 	for _, s := range out.Steps {
-		if s.Kind == workload.KindCleanup {
+		if s.Kind == result.KindCleanup {
 			notes = s.Notes
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/objbench/objbench/metrics"
+	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/storage"
 )
 
@@ -16,7 +17,7 @@ var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 func at(d time.Duration) time.Time { return t0.Add(d) }
 
-func find(t *testing.T, totals []metrics.OpTotal, op string) metrics.OpTotal {
+func find(t *testing.T, totals []result.OpTotal, op string) result.OpTotal {
 	t.Helper()
 	for _, o := range totals {
 		if o.Op == op {
@@ -24,7 +25,7 @@ func find(t *testing.T, totals []metrics.OpTotal, op string) metrics.OpTotal {
 		}
 	}
 	t.Fatalf("no totals for %s in %+v", op, totals)
-	return metrics.OpTotal{}
+	return result.OpTotal{}
 }
 
 // Per-worker, per-second histograms merged through encoded records must give
@@ -47,7 +48,7 @@ func TestMergedWorkersEqualOneHistogram(t *testing.T) {
 		}
 	}
 	secs, w := s.Finish()
-	totals, err := metrics.Summarize(secs, w)
+	totals, err := result.Summarize(secs, w)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +102,7 @@ func TestEveryOpAccounted(t *testing.T) {
 		r.Record(&metrics.Result{Op: metrics.OpStat, Start: at(time.Duration(i) * time.Second), End: at(time.Duration(i)*time.Second + time.Millisecond), Err: e})
 	}
 	secs, w := s.Finish()
-	totals, err := metrics.Summarize(secs, w)
+	totals, err := result.Summarize(secs, w)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +139,7 @@ func TestWindowExcludesRamp(t *testing.T) {
 	if w.Start != 3 || w.End != 8 {
 		t.Fatalf("window = %+v, want 3s..8s", w)
 	}
-	totals, _ := metrics.Summarize(secs, w)
+	totals, _ := result.Summarize(secs, w)
 	g := find(t, totals, "GET")
 	// In [3 s, 8 s): a's ops ending at 3..7 s and b's ending at 3..7 s;
 	// those ending at 8 s lie on the window's end, outside it.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/objbench/objbench/result"
 )
 
 // Op is one kind of storage operation, a small index used on the hot path.
@@ -67,15 +69,7 @@ type Result struct {
 	Err       error
 }
 
-// Histogram geometry shared by every recorder, so histograms always merge:
-// microseconds from 1 µs to 1 h at 3 significant digits (0.1% resolution).
-const (
-	histLowest  = 1
-	histHighest = int64(time.Hour / time.Microsecond)
-	histDigits  = 3
-)
-
 func micros(d time.Duration) int64 {
 	us := int64(d / time.Microsecond)
-	return min(max(us, histLowest), histHighest)
+	return min(max(us, result.HistLowest), result.HistHighest)
 }

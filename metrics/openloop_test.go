@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/objbench/objbench/metrics"
+	"github.com/objbench/objbench/result"
 )
 
 // An open-loop recorder keeps response time (from the intended start) beside
@@ -24,7 +25,7 @@ func TestOpenLoopResponseAndDropped(t *testing.T) {
 		closed.Record(&metrics.Result{Op: metrics.OpPut, Intended: start, Start: start, End: start.Add(time.Millisecond)})
 	}
 	secs, w := s.Finish()
-	totals, err := metrics.Summarize(secs, w)
+	totals, err := result.Summarize(secs, w)
 	if err != nil {
 		t.Fatal(err)
 	}

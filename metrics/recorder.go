@@ -6,6 +6,7 @@ import (
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/storage"
 )
 
@@ -142,7 +143,7 @@ func (r *Recorder) Record(res *Result) {
 
 func recordInto(h *hdr.Histogram, d time.Duration) *hdr.Histogram {
 	if h == nil {
-		h = hdr.New(histLowest, histHighest, histDigits)
+		h = result.NewHistogram()
 	}
 	_ = h.RecordValue(micros(d)) // clamped to range: cannot fail
 	return h

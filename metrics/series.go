@@ -7,46 +7,9 @@ import (
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/objbench/objbench/result"
 )
-
-// Second is one second of one step as stored in the result file. T counts
-// seconds from the step's start.
-type Second struct {
-	T   int64      `json:"t"`
-	Ops []OpSecond `json:"ops"`
-}
-
-// OpSecond is what one op did in one second: the ops that ended in it,
-// the bytes of the successful ones, errors by class, and encoded HDR
-// histograms (microseconds, base64 V2 compressed) of successful ops'
-// total latency and TTFB. Open-loop streams add Response, the latency from
-// each op's intended start, and Dropped, the slots of the schedule no
-// worker was free to issue (not ops: they count in neither Ops nor Errors).
-// Ticks, kept for the seconds at a window's edges, split the successful
-// ops and their bytes by tick.
-type OpSecond struct {
-	Op       string           `json:"op"`
-	Ops      int64            `json:"ops"`
-	Bytes    int64            `json:"bytes"`
-	Errors   map[string]int64 `json:"errors,omitempty"`
-	Latency  string           `json:"latency_us,omitempty"`
-	TTFB     string           `json:"ttfb_us,omitempty"`
-	Response string           `json:"response_us,omitempty"`
-	Dropped  int64            `json:"dropped,omitempty"`
-	Ticks    *Ticks           `json:"ticks,omitempty"`
-}
-
-// Window is the common measurement window of a step, in seconds from its
-// start, on ticks: from when every worker had finished its first op to
-// when the first worker stopped (closed loop), or over the schedule (open
-// loop).
-type Window struct {
-	Start float64 `json:"start_s"`
-	End   float64 `json:"end_s"`
-}
-
-// Duration is the window's length in seconds.
-func (w Window) Duration() float64 { return w.End - w.Start }
 
 // secState is one second being merged across shards.
 type secState struct {
@@ -154,7 +117,7 @@ func mergeInto(dst, src *hdr.Histogram) *hdr.Histogram {
 		return dst
 	}
 	if dst == nil {
-		dst = hdr.New(histLowest, histHighest, histDigits)
+		dst = result.NewHistogram()
 	}
 	dst.Merge(src)
 	return dst
@@ -174,10 +137,10 @@ func (s *Series) Sweep(now time.Time) {
 // finalized (their histograms no longer change), so a caller can watch a
 // step while it runs. A late op may still add to a finalized second's
 // counters.
-func (s *Series) Finalized(from int64) []Second {
+func (s *Series) Finalized(from int64) []result.Second {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []Second
+	var out []result.Second
 	for i := max(from, 0); i < s.finalTo; i++ {
 		out = append(out, s.secs[i].record(i, false))
 	}
@@ -187,12 +150,12 @@ func (s *Series) Finalized(from int64) []Second {
 // Finish collects every shard, finalizes all seconds and returns them,
 // with the tick counts still held, and the step's common window. Call it
 // once the workers are done.
-func (s *Series) Finish() ([]Second, Window) {
+func (s *Series) Finish() ([]result.Second, result.Window) {
 	s.flushShards(math.MaxInt64)
 	s.finalize(math.MaxInt64)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make([]Second, 0, len(s.secs))
+	out := make([]result.Second, 0, len(s.secs))
 	for i, st := range s.secs {
 		out = append(out, st.record(int64(i), true))
 	}
@@ -215,9 +178,9 @@ func (s *Series) finalize(beforeSec int64) {
 		st := s.secs[i]
 		for op := range st.ops {
 			b := &st.ops[op]
-			st.encoded[op][0] = encode(b.lat)
-			st.encoded[op][1] = encode(b.ttfb)
-			st.encoded[op][2] = encode(b.resp)
+			st.encoded[op][0] = result.EncodeHistogram(b.lat)
+			st.encoded[op][1] = result.EncodeHistogram(b.ttfb)
+			st.encoded[op][2] = result.EncodeHistogram(b.resp)
 			b.lat, b.ttfb, b.resp = nil, nil, nil
 		}
 		st.finalized = true
@@ -251,8 +214,8 @@ func (s *Series) dropInnerTicks(nowSec int64) {
 	if n == 0 {
 		return
 	}
-	from := int64(first/time.Second) + edgeSeconds
-	to := min(s.finalTo, nowSec, int64(last/time.Second)-edgeSeconds)
+	from := int64(first/time.Second) + result.EdgeSeconds
+	to := min(s.finalTo, nowSec, int64(last/time.Second)-result.EdgeSeconds)
 	for i := from; i < to; i++ {
 		for op := range s.secs[i].ops {
 			s.secs[i].ops[op].ticks = nil
@@ -260,25 +223,14 @@ func (s *Series) dropInnerTicks(nowSec int64) {
 	}
 }
 
-func encode(h *hdr.Histogram) string {
-	if h == nil || h.TotalCount() == 0 {
-		return ""
-	}
-	b, err := h.Encode(hdr.V2CompressedEncodingCookieBase)
-	if err != nil { // only on an unknown version constant
-		panic(err)
-	}
-	return string(b)
-}
-
-func (st *secState) record(t int64, ticks bool) Second {
-	sec := Second{T: t}
+func (st *secState) record(t int64, ticks bool) result.Second {
+	sec := result.Second{T: t}
 	for op := range st.ops {
 		b := &st.ops[op]
 		if b.empty() {
 			continue
 		}
-		o := OpSecond{Op: Op(op).String(), Ops: b.ops, Bytes: b.bytes, Errors: b.errs,
+		o := result.OpSecond{Op: Op(op).String(), Ops: b.ops, Bytes: b.bytes, Errors: b.errs,
 			Latency: st.encoded[op][0], TTFB: st.encoded[op][1], Response: st.encoded[op][2], Dropped: b.dropped}
 		if ticks {
 			o.Ticks = b.ticks.export()
@@ -291,7 +243,7 @@ func (st *secState) record(t int64, ticks bool) Second {
 // window is the closed-loop window on ticks: from the latest first op end
 // to the earliest last op end; when that holds no whole tick (a worker did
 // a single op), the whole step up to the last op end. Called with s.mu held.
-func (s *Series) window() Window {
+func (s *Series) window() result.Window {
 	var first, last, lastEnd time.Duration
 	n := 0
 	for _, r := range s.recorders {
@@ -306,11 +258,11 @@ func (s *Series) window() Window {
 		n++
 	}
 	if n == 0 {
-		return Window{}
+		return result.Window{}
 	}
-	if w := SnapWindow(Window{Start: first.Seconds(), End: last.Seconds()}); w.Duration() > 0 {
+	if w := result.SnapWindow(result.Window{Start: first.Seconds(), End: last.Seconds()}); w.Duration() > 0 {
 		return w
 	}
-	end := int64(lastEnd/Tick) + 1 // through the tick of the last op end
-	return Window{Start: 0, End: ticksToSeconds(end)}
+	end := int64(lastEnd/result.Tick) + 1 // through the tick of the last op end
+	return result.Window{Start: 0, End: result.TickSeconds(end)}
 }

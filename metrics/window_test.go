@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/objbench/objbench/metrics"
+	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/storage"
 )
 
@@ -75,7 +76,7 @@ func TestWindowedRateIsOpsInWindowOverItsLength(t *testing.T) {
 		if hi > lo && (math.Abs(win.Start-lo) > 1e-9 || math.Abs(win.End-hi) > 1e-9) {
 			t.Fatalf("trial %d: window %+v, want %v..%v (first ops end by %v, first worker stops at %v)", trial, win, lo, hi, first, last)
 		}
-		totals, err := metrics.Summarize(secs, win)
+		totals, err := result.Summarize(secs, win)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,9 +7,7 @@ import (
 	"strings"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
-
-	"github.com/objbench/objbench/loadgen"
-	"github.com/objbench/objbench/metrics"
+	"github.com/objbench/objbench/result"
 )
 
 // Metric is one quantity Compare sets side by side.
@@ -91,7 +89,7 @@ type Change struct {
 
 // OpRun is one op of one stream of one step in one run.
 type OpRun struct {
-	Total       metrics.OpTotal
+	Total       result.OpTotal
 	Concurrency int
 	// Per-second samples over the whole seconds of the common window.
 	OpsPerSec, BytesPerSec []float64
@@ -144,8 +142,8 @@ type rowKey struct {
 // Compare matches the rows of other runs to the base run's by stage, step
 // index, stream name and op, and computes every change with its
 // significance. Labels default to the runs' IDs.
-func Compare(base *Result, others ...*Result) *Comparison {
-	runs := append([]*Result{base}, others...)
+func Compare(base *result.Run, others ...*result.Run) *Comparison {
+	runs := append([]*result.Run{base}, others...)
 	c := &Comparison{}
 	index := map[rowKey]int{}
 	for i, r := range runs {
@@ -175,10 +173,10 @@ func Compare(base *Result, others ...*Result) *Comparison {
 	return c
 }
 
-func newOpRun(s *loadgen.StreamResult, t metrics.OpTotal) *OpRun {
+func newOpRun(s *result.Stream, t result.OpTotal) *OpRun {
 	r := &OpRun{Total: t, Concurrency: s.Concurrency}
 	if t.LatencyHist != "" {
-		r.lat, _ = hdr.Decode([]byte(t.LatencyHist)) // Summarize just encoded it
+		r.lat, _ = result.DecodeHistogram(t.LatencyHist) // Summarize just encoded it
 	}
 	lo, hi := int64(math.Ceil(s.Window.Start)), int64(math.Floor(s.Window.End))
 	if hi <= lo {
@@ -275,7 +273,7 @@ func quantileCI(h *hdr.Histogram, q float64) (lo, hi float64) {
 }
 
 // errorChange compares error ratios with a two-proportion z-test.
-func errorChange(b, o metrics.OpTotal) Change {
+func errorChange(b, o result.OpTotal) Change {
 	if b.Ops == 0 || o.Ops == 0 {
 		return Change{Sig: Untested}
 	}

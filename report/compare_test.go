@@ -8,14 +8,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/objbench/objbench/loadgen"
 	"github.com/objbench/objbench/metrics"
+	"github.com/objbench/objbench/result"
 )
 
 // synthRun simulates a closed-loop run of workers alternating GET (1 MiB)
 // and STAT for secs seconds, each op taking base plus an exponential share
 // of mean, and returns it as Read would.
-func synthRun(t *testing.T, id string, seed uint64, base, mean time.Duration, secs int) *Result {
+func synthRun(t *testing.T, id string, seed uint64, base, mean time.Duration, secs int) *result.Run {
 	t.Helper()
 	start := goldenT0
 	s := metrics.NewSeries(start)
@@ -38,14 +38,14 @@ func synthRun(t *testing.T, id string, seed uint64, base, mean time.Duration, se
 		}
 	}
 	seconds, window := s.Finish()
-	stream := loadgen.StreamResult{Name: "main", Concurrency: 4, StoppedBy: "duration", Seconds: seconds, Window: window}
-	r := &Result{RunInfo: RunInfo{Schema: SchemaVersion, RunID: id}, Steps: []loadgen.StepResult{{Stage: "main", Step: 0,
-		Start: start, Elapsed: time.Duration(secs) * time.Second, Streams: []loadgen.StreamResult{stream}}}}
+	stream := result.Stream{Name: "main", Concurrency: 4, StoppedBy: "duration", Seconds: seconds, Window: window}
+	r := &result.Run{RunInfo: result.RunInfo{Schema: result.Version, RunID: id}, Steps: []result.Step{{Stage: "main", Step: 0,
+		Start: start, Elapsed: time.Duration(secs) * time.Second, Streams: []result.Stream{stream}}}}
 	b, err := json.Marshal(r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := Decode(bytes.NewReader(b))
+	out, err := result.Decode(bytes.NewReader(b))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/objbench/objbench/result"
 )
 
 var csvHeader = []string{"stage", "step", "stream", "op", "concurrency", "ops", "ok", "errors", "error_classes",
@@ -14,7 +16,7 @@ var csvHeader = []string{"stage", "step", "stream", "op", "concurrency", "ops", 
 	"response_p50_ms", "response_p99_ms", "dropped"}
 
 // WriteCSV writes one row per op x stream x step.
-func WriteCSV(w io.Writer, r *Result) error {
+func WriteCSV(w io.Writer, r *result.Run) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(csvHeader); err != nil {
 		return err

@@ -5,12 +5,11 @@ import (
 	"io"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
-
-	"github.com/objbench/objbench/loadgen"
+	"github.com/objbench/objbench/result"
 )
 
 // LoggedOps lists the ops of r that have latency histograms, in table order.
-func LoggedOps(r *Result) []string {
+func LoggedOps(r *result.Run) []string {
 	var ops []string
 	seen := map[string]bool{}
 	for _, x := range rows(r) {
@@ -27,7 +26,7 @@ func LoggedOps(r *Result) []string {
 // untagged interval per second of every step, its streams merged, in
 // microseconds. Timestamps are relative to the first step's start, which
 // the StartTime and BaseTime headers give.
-func WriteHDRLog(w io.Writer, r *Result, op string) error {
+func WriteHDRLog(w io.Writer, r *result.Run, op string) error {
 	lw := hdr.NewHistogramLogWriter(w)
 	if len(r.Steps) == 0 {
 		return nil
@@ -76,7 +75,7 @@ func WriteHDRLog(w io.Writer, r *Result, op string) error {
 
 // stepSeconds merges op's per-second latency histograms across streams,
 // indexed by second; nil where the op had no successful op.
-func stepSeconds(streams []loadgen.StreamResult, op string) ([]*hdr.Histogram, error) {
+func stepSeconds(streams []result.Stream, op string) ([]*hdr.Histogram, error) {
 	var out []*hdr.Histogram
 	for _, str := range streams {
 		for _, sec := range str.Seconds {
@@ -84,7 +83,7 @@ func stepSeconds(streams []loadgen.StreamResult, op string) ([]*hdr.Histogram, e
 				if o.Op != op || o.Latency == "" || sec.T < 0 {
 					continue
 				}
-				h, err := hdr.Decode([]byte(o.Latency))
+				h, err := result.DecodeHistogram(o.Latency)
 				if err != nil {
 					return nil, fmt.Errorf("second %d: decode histogram: %w", sec.T, err)
 				}

@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/objbench/objbench/loadgen"
+	"github.com/objbench/objbench/result"
 )
 
 // stageName is a step's stage with the values a sweep gave it besides
 // concurrency, so the rows of a size sweep tell themselves apart.
-func stageName(s *loadgen.StepResult) string {
+func stageName(s *result.Step) string {
 	if s.Sweep == "" {
 		return s.Stage
 	}
@@ -18,7 +18,7 @@ func stageName(s *loadgen.StepResult) string {
 
 // writeStepNotes prints what a step did besides ops (buckets created or
 // kept, why the workflow stopped); a step without streams gets a line.
-func writeStepNotes(w io.Writer, s *loadgen.StepResult) {
+func writeStepNotes(w io.Writer, s *result.Step) {
 	if len(s.Streams) == 0 {
 		fmt.Fprintf(w, "%s (%s): %.2f s\n", s.Stage, s.Kind, s.Elapsed.Seconds())
 	}

@@ -4,43 +4,42 @@ import (
 	"encoding/json"
 	"io"
 
-	"github.com/objbench/objbench/metrics"
-	"github.com/objbench/objbench/workload"
+	"github.com/objbench/objbench/result"
 )
 
 // Summary is a result without its per-second records: what a script needs
 // to read the numbers the tables show, recomputed from those records.
 type Summary struct {
-	RunInfo
-	Target Target        `json:"target"`
+	result.RunInfo
+	Target result.Target `json:"target"`
 	Steps  []StepSummary `json:"steps"`
 	// Verdicts on the main steps, when the run watched the machine.
-	Verdicts []StepVerdict `json:"verdicts,omitempty"`
+	Verdicts []result.StepVerdict `json:"verdicts,omitempty"`
 }
 
 // StepSummary is one step's totals.
 type StepSummary struct {
-	Stage    string             `json:"stage"`
-	Kind     workload.StageKind `json:"kind"`
-	Step     int                `json:"step"`
-	Sweep    string             `json:"sweep,omitempty"`
-	ElapsedS float64            `json:"elapsed_s"`
-	CPUS     float64            `json:"cpu_s"` // the process's user + system CPU time
-	Streams  []StreamSummary    `json:"streams"`
-	Notes    []string           `json:"notes,omitempty"`
+	Stage    string          `json:"stage"`
+	Kind     string          `json:"kind"`
+	Step     int             `json:"step"`
+	Sweep    string          `json:"sweep,omitempty"`
+	ElapsedS float64         `json:"elapsed_s"`
+	CPUS     float64         `json:"cpu_s"` // the process's user + system CPU time
+	Streams  []StreamSummary `json:"streams"`
+	Notes    []string        `json:"notes,omitempty"`
 }
 
 // StreamSummary is one stream's per-op totals; rates are over Window.
 type StreamSummary struct {
-	Name        string            `json:"name"`
-	Concurrency int               `json:"concurrency"`
-	StoppedBy   string            `json:"stopped_by"`
-	Window      metrics.Window    `json:"window"`
-	Ops         []metrics.OpTotal `json:"ops"`
+	Name        string           `json:"name"`
+	Concurrency int              `json:"concurrency"`
+	StoppedBy   string           `json:"stopped_by"`
+	Window      result.Window    `json:"window"`
+	Ops         []result.OpTotal `json:"ops"`
 }
 
 // NewSummary drops r's per-second records and keeps its totals.
-func NewSummary(r *Result) Summary {
+func NewSummary(r *result.Run) Summary {
 	s := Summary{RunInfo: r.RunInfo, Target: r.Target, Steps: []StepSummary{}}
 	if r.System != nil {
 		s.Verdicts = r.System.Verdicts
@@ -58,7 +57,7 @@ func NewSummary(r *Result) Summary {
 }
 
 // WriteJSON writes r's summary as indented JSON.
-func WriteJSON(w io.Writer, r *Result) error {
+func WriteJSON(w io.Writer, r *result.Run) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(NewSummary(r))

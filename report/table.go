@@ -8,18 +8,17 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/objbench/objbench/loadgen"
-	"github.com/objbench/objbench/metrics"
+	"github.com/objbench/objbench/result"
 )
 
 // row is one op of one stream in one step.
 type row struct {
-	step   *loadgen.StepResult
-	stream *loadgen.StreamResult
-	t      metrics.OpTotal
+	step   *result.Step
+	stream *result.Stream
+	t      result.OpTotal
 }
 
-func rows(r *Result) []row {
+func rows(r *result.Run) []row {
 	var out []row
 	for i := range r.Steps {
 		st := &r.Steps[i]
@@ -32,7 +31,7 @@ func rows(r *Result) []row {
 	return out
 }
 
-func multiStream(r *Result) bool {
+func multiStream(r *result.Run) bool {
 	for _, s := range r.Steps {
 		if len(s.Streams) > 1 {
 			return true
@@ -43,7 +42,7 @@ func multiStream(r *Result) bool {
 
 // WriteTable prints the latency/throughput table, a TTFB table for ops that
 // have one, errors by class, and one line per step on the client's cost.
-func WriteTable(w io.Writer, r *Result) error {
+func WriteTable(w io.Writer, r *result.Run) error {
 	if err := WriteRates(w, r); err != nil {
 		return err
 	}
@@ -63,7 +62,7 @@ func WriteTable(w io.Writer, r *Result) error {
 }
 
 // WriteRates prints only the latency/throughput table (--quiet).
-func WriteRates(w io.Writer, r *Result) error {
+func WriteRates(w io.Writer, r *result.Run) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	streams := multiStream(r)
 	head := "STAGE\t"
@@ -120,7 +119,7 @@ func writeResponse(w io.Writer, all []row) {
 			continue
 		}
 		if p == nil {
-			p = &metrics.Percentiles{}
+			p = &result.Percentiles{}
 		}
 		if !any {
 			fmt.Fprintln(w, "\nResponse time (from intended start: queueing included; the table above is service time from the actual send)")
@@ -148,7 +147,7 @@ func writeResponse(w io.Writer, all []row) {
 }
 
 // workers says how an open-loop stream's workers grew: "8->412/2000".
-func workers(s *loadgen.StreamResult) string {
+func workers(s *result.Stream) string {
 	if s.MaxWorkers == 0 { // a result from before workers grew
 		return strconv.Itoa(s.Concurrency)
 	}
@@ -169,7 +168,7 @@ func writeErrors(w io.Writer, all []row) {
 	}
 }
 
-func writeStepLine(w io.Writer, s *loadgen.StepResult) {
+func writeStepLine(w io.Writer, s *result.Step) {
 	if len(s.Streams) == 0 { // init, dispose, delay, a cleanup with nothing to do
 		writeStepNotes(w, s)
 		return
@@ -207,7 +206,7 @@ func writeStepLine(w io.Writer, s *loadgen.StepResult) {
 
 // windowClause states a stream's window as the rates use it: its length,
 // the successful ops and bytes in it, and what was left out of it.
-func windowClause(s *loadgen.StepResult, st *loadgen.StreamResult) string {
+func windowClause(s *result.Step, st *result.Stream) string {
 	var ops, bytes float64
 	for _, t := range st.Totals {
 		ops, bytes = ops+t.WindowOps, bytes+t.WindowBytes

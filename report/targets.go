@@ -6,41 +6,8 @@ import (
 	"strconv"
 	"text/tabwriter"
 
-	"github.com/objbench/objbench/workload"
+	"github.com/objbench/objbench/result"
 )
-
-// Label names a result's target for people: file:///DIR, s3://BUCKET at
-// its endpoint, or the embedded server.
-func (t Target) Label() string {
-	switch {
-	case t.Kind == "fs":
-		return "file://" + t.Root
-	case t.Embedded:
-		return "embedded s3://" + t.Bucket
-	case t.Endpoint != "":
-		return "s3://" + t.Bucket + " at " + t.Endpoint
-	}
-	return "s3://" + t.Bucket
-}
-
-// Describe says what and where the target is, as reports show it: "s3
-// http://10.0.0.5:9000, bucket b", "fs /mnt/nvme", "s3 (embedded server),
-// bucket objbench".
-func (t Target) Describe() string {
-	s := t.Kind
-	switch {
-	case t.Embedded:
-		s += " (embedded server)"
-	case t.Endpoint != "":
-		s += " " + t.Endpoint
-	case t.Root != "":
-		s += " " + t.Root
-	}
-	if t.Bucket != "" {
-		s += ", bucket " + t.Bucket
-	}
-	return s
-}
 
 // WriteTargets prints the runs of one workload on several targets side by
 // side, the way storage systems are compared for a purchase: for each main
@@ -48,7 +15,7 @@ func (t Target) Describe() string {
 // sync included), and the same window rates as each target's own table
 // (with --fsync at-end, the window ends when the sync returns), with
 // latency percentiles.
-func WriteTargets(w io.Writer, runs []*Result) error {
+func WriteTargets(w io.Writer, runs []*result.Run) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "STEP\tOP\tTARGET\tCONC\tOPS\tBYTES\tTIME (s)\tWINDOW (s)\tKB/s\tOPS/S\tP50\tP99\tERR")
 	type key struct {
@@ -64,7 +31,7 @@ func WriteTargets(w io.Writer, runs []*Result) error {
 		}
 		for i := range r.Steps {
 			st := &r.Steps[i]
-			if st.Kind != workload.KindMain {
+			if st.Kind != result.KindMain {
 				continue
 			}
 			secs := st.Elapsed.Seconds()

@@ -8,7 +8,7 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/objbench/objbench/loadgen"
+	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/sysmon"
 )
 
@@ -103,7 +103,7 @@ func (t *TimelineWriter) Header() error {
 }
 
 // Row writes one sample; ops may be nil (no op record for that second).
-func (t *TimelineWriter) Row(s sysmon.Sample, ops *OpsSecond) error {
+func (t *TimelineWriter) Row(s result.Sample, ops *OpsSecond) error {
 	c := s.CPU
 	clock := "15:04:05"
 	if t.st.SubSecond {
@@ -212,7 +212,7 @@ func (t *TimelineWriter) opt(counter string, c cell) cell {
 
 // WriteTimeline draws a run's timeline: a line naming each step, then its
 // seconds with the ops they completed, then the verdict.
-func WriteTimeline(w io.Writer, r *Result, st TimelineStyle) error {
+func WriteTimeline(w io.Writer, r *result.Run, st TimelineStyle) error {
 	if r.System == nil || len(r.System.Samples) == 0 {
 		return fmt.Errorf("this result file has no system timeline (written by an objbench that did not sample the machine)")
 	}
@@ -243,7 +243,7 @@ func WriteTimeline(w io.Writer, r *Result, st TimelineStyle) error {
 	return nil
 }
 
-func hasProc(samples []sysmon.Sample) bool {
+func hasProc(samples []result.Sample) bool {
 	for _, s := range samples {
 		if s.Proc != nil {
 			return true
@@ -254,7 +254,7 @@ func hasProc(samples []sysmon.Sample) bool {
 
 // opsAt sums second t of every stream of a step: ops, bytes and the p99
 // of the merged latency histograms (never an average of percentiles).
-func opsAt(step *loadgen.StepResult, t int64) (*OpsSecond, error) {
+func opsAt(step *result.Step, t int64) (*OpsSecond, error) {
 	var out OpsSecond
 	var merged *hdr.Histogram
 	found := false
@@ -269,7 +269,7 @@ func opsAt(step *loadgen.StepResult, t int64) (*OpsSecond, error) {
 			if o.Latency == "" {
 				continue
 			}
-			h, err := hdr.Decode([]byte(o.Latency))
+			h, err := result.DecodeHistogram(o.Latency)
 			if err != nil {
 				return nil, fmt.Errorf("step %s second %d: decode histogram: %w", step.Stage, t, err)
 			}

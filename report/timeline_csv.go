@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/objbench/objbench/sysmon"
+	"github.com/objbench/objbench/result"
 )
 
 var timelineCSVHeader = []string{"time", "step", "t", "dur_s", "usr", "sys", "idl", "wai", "stl", "irq", "sirq",
@@ -35,7 +35,7 @@ func NewTimelineCSV(w io.Writer, missing []string) *TimelineCSV {
 func (c *TimelineCSV) Header() error { return c.write(timelineCSVHeader) }
 
 // Row writes one sample.
-func (c *TimelineCSV) Row(s sysmon.Sample) error {
+func (c *TimelineCSV) Row(s result.Sample) error {
 	f := func(v float64) string { return strconv.FormatFloat(math.Round(v*1e6)/1e6, 'f', -1, 64) }
 	g := func(counter string, v float64) string {
 		if c.missing[counter] {

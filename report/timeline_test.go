@@ -8,10 +8,8 @@ import (
 	"time"
 
 	"github.com/objbench/objbench/internal/testenv"
-	"github.com/objbench/objbench/loadgen"
-	"github.com/objbench/objbench/metrics"
+	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/sysmon"
-	"github.com/objbench/objbench/workload"
 )
 
 var goldenT0 = time.Date(2025, 3, 4, 10, 20, 30, 0, time.UTC)
@@ -21,38 +19,38 @@ func histogram(t *testing.T, us ...int64) string { return testenv.Histogram(t, u
 
 // timelineResult is a small run: a prepare step and a three-second GET
 // step with a sample for each second, one of them alarming.
-func timelineResult(t *testing.T) *Result {
+func timelineResult(t *testing.T) *result.Run {
 	t.Helper()
 	at := func(s float64) time.Time { return goldenT0.Add(time.Duration(s * float64(time.Second))) }
-	get := func(sec int64, ops int64, lat ...int64) metrics.Second {
-		return metrics.Second{T: sec, Ops: []metrics.OpSecond{{Op: "GET", Ops: ops, Bytes: ops << 16, Latency: histogram(t, lat...)}}}
+	get := func(sec int64, ops int64, lat ...int64) result.Second {
+		return result.Second{T: sec, Ops: []result.OpSecond{{Op: "GET", Ops: ops, Bytes: ops << 16, Latency: histogram(t, lat...)}}}
 	}
-	steps := []loadgen.StepResult{
-		{Stage: "prepare", Kind: workload.KindPrepare, Start: at(0), Elapsed: 400 * time.Millisecond,
-			Streams: []loadgen.StreamResult{{Name: "prepare", Concurrency: 8}}},
-		{Stage: "main", Kind: workload.KindMain, Start: at(0.5), Elapsed: 3 * time.Second,
-			Streams: []loadgen.StreamResult{{Name: "get", Concurrency: 8, Window: metrics.Window{Start: 0.01, End: 2.99},
-				Seconds: []metrics.Second{get(0, 5200, 900, 1200, 4100), get(1, 6100, 800, 950), get(2, 5900, 850, 3200)}}}},
+	steps := []result.Step{
+		{Stage: "prepare", Kind: result.KindPrepare, Start: at(0), Elapsed: 400 * time.Millisecond,
+			Streams: []result.Stream{{Name: "prepare", Concurrency: 8}}},
+		{Stage: "main", Kind: result.KindMain, Start: at(0.5), Elapsed: 3 * time.Second,
+			Streams: []result.Stream{{Name: "get", Concurrency: 8, Window: result.Window{Start: 0.01, End: 2.99},
+				Seconds: []result.Second{get(0, 5200, 900, 1200, 4100), get(1, 6100, 800, 950), get(2, 5900, 850, 3200)}}}},
 	}
-	proc := func(cores float64) *sysmon.Process {
-		return &sysmon.Process{User: cores * 0.7, Sys: cores * 0.3, MaxProcs: 2, Threads: 9, SchedP99: 0.003}
+	proc := func(cores float64) *result.Process {
+		return &result.Process{User: cores * 0.7, Sys: cores * 0.3, MaxProcs: 2, Threads: 9, SchedP99: 0.003}
 	}
-	busy := sysmon.CPU{User: 61, Sys: 27, Idle: 4, Steal: 1, SoftIRQ: 7}
-	samples := []sysmon.Sample{
-		{Start: at(0), Dur: 0.5, CPU: sysmon.CPU{User: 20, Sys: 10, Idle: 70}, Disk: sysmon.DiskIO{WriteBytes: 12 << 20},
-			Net: sysmon.NetIO{RecvBytes: 900, SendBytes: 52 << 20}, Interrupts: 1500, CtxSwitches: 9000, Proc: proc(0.6)},
-		{Start: at(0.5), Dur: 1, CPU: busy, Net: sysmon.NetIO{RecvBytes: 330 << 20, SendBytes: 2 << 20},
+	busy := result.CPU{User: 61, Sys: 27, Idle: 4, Steal: 1, SoftIRQ: 7}
+	samples := []result.Sample{
+		{Start: at(0), Dur: 0.5, CPU: result.CPU{User: 20, Sys: 10, Idle: 70}, Disk: result.DiskIO{WriteBytes: 12 << 20},
+			Net: result.NetIO{RecvBytes: 900, SendBytes: 52 << 20}, Interrupts: 1500, CtxSwitches: 9000, Proc: proc(0.6)},
+		{Start: at(0.5), Dur: 1, CPU: busy, Net: result.NetIO{RecvBytes: 330 << 20, SendBytes: 2 << 20},
 			Interrupts: 21000, CtxSwitches: 145000, Proc: proc(1.8)},
-		{Start: at(1.5), Dur: 1, CPU: sysmon.CPU{User: 55, Sys: 20, Idle: 1, IOWait: 24}, Disk: sysmon.DiskIO{ReadBytes: 3 << 30},
-			Net: sysmon.NetIO{RecvBytes: 390 << 20, SendBytes: 2 << 20}, Interrupts: 23000, CtxSwitches: 150000, Proc: proc(1.75)},
-		{Start: at(2.5), Dur: 1, CPU: busy, Net: sysmon.NetIO{RecvBytes: 380 << 20, SendBytes: 2 << 20},
+		{Start: at(1.5), Dur: 1, CPU: result.CPU{User: 55, Sys: 20, Idle: 1, IOWait: 24}, Disk: result.DiskIO{ReadBytes: 3 << 30},
+			Net: result.NetIO{RecvBytes: 390 << 20, SendBytes: 2 << 20}, Interrupts: 23000, CtxSwitches: 150000, Proc: proc(1.75)},
+		{Start: at(2.5), Dur: 1, CPU: busy, Net: result.NetIO{RecvBytes: 380 << 20, SendBytes: 2 << 20},
 			Interrupts: 22000, CtxSwitches: 151000, Proc: proc(1.84)},
 	}
-	tl := sysmon.Timeline{Interval: 1, Samples: samples, Devices: []string{"vda"}, Interfaces: []string{"eth0"},
+	tl := result.Timeline{Interval: 1, Samples: samples, Devices: []string{"vda"}, Interfaces: []string{"eth0"},
 		Missing: []string{"steal"}, Notes: []string{"this kernel does not report CPU steal"}}
-	m := sysmon.Machine{CPUs: 2}
-	return &Result{RunInfo: RunInfo{Schema: SchemaVersion}, Steps: steps, Machine: m,
-		System: NewSystem(tl, steps, m, sysmon.Target{Kind: "s3"})}
+	m := result.Machine{CPUs: 2}
+	return &result.Run{RunInfo: result.RunInfo{Schema: result.Version}, Steps: steps, Machine: m,
+		System: sysmon.Judge(tl, steps, m, sysmon.Target{Kind: "s3"})}
 }
 
 func TestTimelineGolden(t *testing.T) {

@@ -10,21 +10,6 @@ import (
 	"syscall"
 )
 
-// Machine describes the client machine of a run.
-type Machine struct {
-	Hostname    string `json:"hostname"`
-	OS          string `json:"os"`
-	Arch        string `json:"arch"`
-	Kernel      string `json:"kernel,omitempty"`
-	CPUs        int    `json:"cpus"`
-	CPUModel    string `json:"cpu_model,omitempty"`
-	MemoryBytes uint64 `json:"memory_bytes,omitempty"`
-	GoVersion   string `json:"go_version"`
-	// Links is each network interface's link speed in bits/s, where the
-	// kernel reports one (virtual NICs often do not).
-	Links map[string]float64 `json:"link_bps,omitempty"`
-}
-
 // ReadMachine collects what it can; missing facts stay empty.
 func ReadMachine() Machine {
 	m := Machine{OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU(), GoVersion: runtime.Version()}

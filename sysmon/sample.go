@@ -1,118 +1,18 @@
 package sysmon
 
-import "time"
+import "github.com/objbench/objbench/result"
 
-// Sample is what the machine (and objbench itself) did during one interval,
-// usually one second of a step. Rates are per second over Dur; CPU figures
-// are percent of all CPUs, as dstat shows them.
-type Sample struct {
-	// Step is the index of the step the interval belongs to (-1: between
-	// steps, or a monitor run) and T its second in that step, the same T
-	// as the step's per-second op records.
-	Step  int       `json:"step"`
-	T     int64     `json:"t"`
-	Start time.Time `json:"start"`
-	Dur   float64   `json:"dur_s"`
-
-	CPU CPU `json:"cpu"`
-	// Disk sums whole devices only (never a partition and the disk it is
-	// on); Disks lists every device that did I/O, stacked ones included.
-	Disk  DiskIO     `json:"disk"`
-	Disks []DeviceIO `json:"disks,omitempty"`
-	// Net sums the counted interfaces (no lo unless the target is on
-	// loopback); Ifaces lists each of them.
-	Net    NetIO     `json:"net"`
-	Ifaces []IfaceIO `json:"ifaces,omitempty"`
-
-	PageIn      float64 `json:"page_in_bps"` // swap-ins, bytes/s (dstat's paging)
-	PageOut     float64 `json:"page_out_bps"`
-	Interrupts  float64 `json:"interrupts_ps"`
-	CtxSwitches float64 `json:"ctx_switches_ps"`
-
-	Proc *Process `json:"proc,omitempty"`
-}
-
-// End is when the interval ended.
-func (s Sample) End() time.Time { return s.Start.Add(time.Duration(s.Dur * float64(time.Second))) }
-
-// CPU is host CPU time by state, percent of all CPUs. User includes nice
-// (as dstat's usr does); IRQ and SoftIRQ have their own columns, where
-// dstat folds them away.
-type CPU struct {
-	User    float64 `json:"usr"`
-	Sys     float64 `json:"sys"`
-	Idle    float64 `json:"idl"`
-	IOWait  float64 `json:"wai"`
-	Steal   float64 `json:"stl"`
-	IRQ     float64 `json:"irq"`
-	SoftIRQ float64 `json:"sirq"`
-}
-
-// Busy is the percent of CPU doing work: neither idle nor waiting for I/O
-// nor stolen by the hypervisor.
-func (c CPU) Busy() float64 { return c.User + c.Sys + c.IRQ + c.SoftIRQ }
-
-// DiskIO is block I/O per second.
-type DiskIO struct {
-	ReadBytes  float64 `json:"read_bps"`
-	WriteBytes float64 `json:"write_bps"`
-	Reads      float64 `json:"reads_ps"`
-	Writes     float64 `json:"writes_ps"`
-}
-
-// DeviceIO is one block device's I/O. Util is the percent of the interval
-// the device had I/O in flight (iostat's %util).
-type DeviceIO struct {
-	Name string `json:"name"`
-	DiskIO
-	Util float64 `json:"util"`
-}
-
-// NetIO is network traffic per second.
-type NetIO struct {
-	RecvBytes   float64 `json:"recv_bps"`
-	SendBytes   float64 `json:"send_bps"`
-	RecvPackets float64 `json:"recv_pps"`
-	SendPackets float64 `json:"send_pps"`
-}
-
-// IfaceIO is one interface's traffic.
-type IfaceIO struct {
-	Name string `json:"name"`
-	NetIO
-}
-
-// Process is objbench's own process during the interval. CPU figures are
-// in cores (1.5 = one and a half CPUs busy).
-type Process struct {
-	User       float64 `json:"user_cores"`
-	Sys        float64 `json:"sys_cores"`
-	Threads    int     `json:"threads"`
-	RSS        uint64  `json:"rss_bytes"`
-	Goroutines int     `json:"goroutines"`
-	MaxProcs   int     `json:"gomaxprocs"` // CPUs Go code may use at once (cgroup limits included)
-	// GCPause is the time the program stood still for the collector, and
-	// SchedP99 the 99th percentile of how long a runnable goroutine waited
-	// for a CPU: high values mean the client itself is slowing its ops.
-	GCPause  float64 `json:"gc_pause_s"`
-	SchedP99 float64 `json:"sched_p99_s"`
-	// Conns is the number of established TCP connections of the process
-	// (to the target when its address is known).
-	Conns int `json:"conns"`
-}
-
-// CPU is the process's CPU use in cores.
-func (p Process) CPU() float64 { return p.User + p.Sys }
-
-// Timeline is every sample of one sampler run and what it could not see.
-type Timeline struct {
-	Interval float64  `json:"interval_s"`
-	Samples  []Sample `json:"samples"`
-	// Devices and Interfaces are those the totals count; Missing names
-	// counters this machine does not provide ("disk", "net", "steal",
-	// "paging", "process"), whose columns are then empty; Notes say why.
-	Devices    []string `json:"devices,omitempty"`
-	Interfaces []string `json:"interfaces,omitempty"`
-	Missing    []string `json:"missing,omitempty"`
-	Notes      []string `json:"notes,omitempty"`
-}
+// The sampler's records are the result file's: a sample is written as it
+// is taken. These names let the sampler's code speak of them plainly.
+type (
+	Sample   = result.Sample
+	CPU      = result.CPU
+	DiskIO   = result.DiskIO
+	DeviceIO = result.DeviceIO
+	NetIO    = result.NetIO
+	IfaceIO  = result.IfaceIO
+	Process  = result.Process
+	Timeline = result.Timeline
+	Machine  = result.Machine
+	Finding  = result.Finding
+)

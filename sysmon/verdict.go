@@ -48,13 +48,6 @@ const (
 	KindTooShort     = "too-short"
 )
 
-// Finding is one line of the verdict and the numbers behind it.
-type Finding struct {
-	Kind    string             `json:"kind"`
-	Text    string             `json:"text"`
-	Numbers map[string]float64 `json:"numbers"`
-}
-
 // Target is what the verdict knows of what was measured.
 type Target struct {
 	Kind     string // "s3" or "fs"

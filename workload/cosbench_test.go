@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/workload"
 )
 
@@ -76,7 +77,7 @@ func TestCOSBenchEdgeCases(t *testing.T) {
 <workstage name="m"><work name="m" workers="1" totalOps="10"><operation type="delete" ratio="100" config="containers=c(1);objects=c(1)"/>
 <operation type="write" ratio="0" config="containers=c(1);objects=c(2);sizes=c(1)B"/></work></workstage>`,
 			func(t *testing.T, sp workload.Spec, _ string) {
-				if sp.Stages[0].Kind != workload.KindDelay || sp.Stages[0].Delay != 7*time.Second || len(sp.Stages[1].Streams[0].Mix) != 1 {
+				if sp.Stages[0].Kind != result.KindDelay || sp.Stages[0].Delay != 7*time.Second || len(sp.Stages[1].Streams[0].Mix) != 1 {
 					t.Errorf("stages %+v", sp.Stages)
 				}
 			}},

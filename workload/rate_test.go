@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/workload"
 )
 
@@ -92,7 +93,7 @@ func TestRateValidation(t *testing.T) {
 		s := base
 		r := c.rate
 		s.Rate = &r
-		sp := workload.Spec{Stages: []workload.Stage{{Name: "m", Kind: workload.KindMain, Streams: []workload.Stream{s}}}}
+		sp := workload.Spec{Stages: []workload.Stage{{Name: "m", Kind: result.KindMain, Streams: []workload.Stream{s}}}}
 		errs := sp.Validate()
 		if len(errs) == 0 || !strings.Contains(errs[0].Error(), c.want) {
 			t.Errorf("%+v: %v, want %q", c.rate, errs, c.want)

@@ -5,19 +5,20 @@ import (
 	"testing"
 	"time"
 
+	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/workload"
 )
 
 func TestValidateListsEveryProblem(t *testing.T) {
 	sp := workload.Spec{Stages: []workload.Stage{
 		{Name: "warm", Kind: "heat"},
-		{Name: "main", Kind: workload.KindMain, Streams: []workload.Stream{{
+		{Name: "main", Kind: result.KindMain, Streams: []workload.Stream{{
 			Name:        "s",
 			Mix:         []workload.OpWeight{{Op: "fly", Weight: 1}, {Op: "get", Weight: 0}},
 			Concurrency: []int{4, 0},
 			Size:        -1,
 		}}},
-		{Name: "ro", Kind: workload.KindMain, Streams: []workload.Stream{{
+		{Name: "ro", Kind: result.KindMain, Streams: []workload.Stream{{
 			Mix: []workload.OpWeight{{Op: "delete", Weight: 1}}, Concurrency: []int{1},
 			Bounds: workload.Bounds{Duration: time.Second}, Objects: workload.KeySpace{Prefix: "theirs/", Existing: true},
 		}}},
@@ -36,7 +37,7 @@ func TestValidateListsEveryProblem(t *testing.T) {
 }
 
 func TestValidSpecHasNoProblems(t *testing.T) {
-	sp := workload.Spec{Stages: []workload.Stage{{Name: "main", Kind: workload.KindMain, Streams: []workload.Stream{{
+	sp := workload.Spec{Stages: []workload.Stage{{Name: "main", Kind: result.KindMain, Streams: []workload.Stream{{
 		Mix: []workload.OpWeight{{Op: "GET", Weight: 1}}, Concurrency: []int{1, 4}, Size: 4096,
 		Bounds: workload.Bounds{Ops: 10}, Objects: workload.KeySpace{Count: 10},
 	}}}}}
@@ -59,7 +60,7 @@ func TestKeyPartsStayInNamespace(t *testing.T) {
 		{"../x/", "", false}, {"a/../b/", "", false}, {"./a/", "", false}, {"/abs/", "", false},
 		{"a//b/", "", false}, {"", "/..", false}, {"", "/../../y", false}, {"", "//z", false},
 	} {
-		sp := workload.Spec{Stages: []workload.Stage{{Name: "main", Kind: workload.KindMain, Streams: []workload.Stream{{
+		sp := workload.Spec{Stages: []workload.Stage{{Name: "main", Kind: result.KindMain, Streams: []workload.Stream{{
 			Mix: []workload.OpWeight{{Op: "put", Weight: 1}}, Concurrency: []int{1}, Bounds: workload.Bounds{Ops: 1},
 			Objects: workload.KeySpace{Prefix: c.prefix, Suffix: c.suffix}}}}}}
 		errs := sp.Validate()

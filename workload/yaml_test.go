@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/workload"
 )
 
@@ -40,7 +41,7 @@ stages:
         total_ops: 5
         ops: {list: 100}
 `)
-	if len(sp.Stages) != 4 || sp.Stages[3].Kind != workload.KindDelay || sp.Stages[3].Delay != 2*time.Second {
+	if len(sp.Stages) != 4 || sp.Stages[3].Kind != result.KindDelay || sp.Stages[3].Delay != 2*time.Second {
 		t.Fatalf("stages %+v; want init, prepare, main and the main's delay", sp.Stages)
 	}
 	if b := sp.Stages[0].Streams[0].Objects.Buckets; strings.Join(b, ",") != "a,b-1,b-2" {

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/objbench/objbench/report"
+	"github.com/objbench/objbench/result"
 )
 
 var benchOps = []string{"put", "get", "stat", "delete", "list", "mixed"}
@@ -78,7 +79,7 @@ func newReportCommand(env Env) *cobra.Command {
 		Short: "Print a result file's tables again (from the file alone)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
-			res, err := report.Read(args[0])
+			res, err := result.Read(args[0])
 			if err != nil {
 				return usageError{err}
 			}

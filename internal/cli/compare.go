@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/objbench/objbench/report"
+	"github.com/objbench/objbench/result"
 )
 
 func newCompareCommand(env Env) *cobra.Command {
@@ -49,9 +50,9 @@ func runCompare(env Env, files, failIf []string, htmlOut string) error {
 		}
 		thresholds = append(thresholds, t)
 	}
-	runs := make([]*report.Result, len(files))
+	runs := make([]*result.Run, len(files))
 	for i, f := range files {
-		r, err := report.Read(f)
+		r, err := result.Read(f)
 		if err != nil {
 			return usageError{err}
 		}

@@ -6,10 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/objbench/objbench/loadgen"
 	"github.com/objbench/objbench/metrics"
-	"github.com/objbench/objbench/report"
-	"github.com/objbench/objbench/workload"
+	"github.com/objbench/objbench/result"
 )
 
 // writeRun writes a result file of a 10 s closed-loop GET step whose two
@@ -31,11 +29,11 @@ func writeRun(t *testing.T, dir, name string, lat time.Duration) string {
 		}
 	}
 	secs, win := s.Finish()
-	r := &report.Result{RunInfo: report.RunInfo{Schema: report.SchemaVersion, RunID: name}, Steps: []loadgen.StepResult{{Stage: "main",
-		Kind: workload.KindMain, Start: start, Elapsed: 10 * time.Second,
-		Streams: []loadgen.StreamResult{{Name: "main", Concurrency: 2, Seconds: secs, Window: win}}}}}
+	r := &result.Run{RunInfo: result.RunInfo{Schema: result.Version, RunID: name}, Steps: []result.Step{{Stage: "main",
+		Kind: result.KindMain, Start: start, Elapsed: 10 * time.Second,
+		Streams: []result.Stream{{Name: "main", Concurrency: 2, Seconds: secs, Window: win}}}}}
 	path := filepath.Join(dir, name)
-	if err := report.Write(path, r); err != nil {
+	if err := result.Write(path, r); err != nil {
 		t.Fatal(err)
 	}
 	return path

@@ -2,18 +2,19 @@ package cli_test
 
 import (
 	"context"
+	"encoding/json"
 	"path/filepath"
 	"testing"
 
 	"github.com/objbench/objbench/corpus"
 	"github.com/objbench/objbench/internal/testenv"
-	"github.com/objbench/objbench/report"
+	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/workload"
 )
 
 // totals sums a result's ops, successes and bytes of op in stage kind.
-func totals(res *report.Result, kind, op string) (ops, ok, bytes int64) {
-	return res.OpTotals(workload.StageKind(kind), op)
+func totals(res *result.Run, kind, op string) (ops, ok, bytes int64) {
+	return res.OpTotals(kind, op)
 }
 
 // TestGetAndDeleteOnARealCorpus: --from-git prepares the repository's
@@ -32,7 +33,7 @@ func TestGetAndDeleteOnARealCorpus(t *testing.T) {
 	if code, _, errs := execute(t, nil, "get", "--from-git", repo, "--max-objects", "4", "--ops", "40", "-c", "2", "-q", "--out", out); code != 0 {
 		t.Fatalf("get --from-git: exit %d\n%s", code, errs)
 	}
-	res, err := report.Read(out)
+	res, err := result.Read(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,8 +43,12 @@ func TestGetAndDeleteOnARealCorpus(t *testing.T) {
 	if ops, ok, _ := totals(res, "main", "GET"); ops != 40 || ok != 40 {
 		t.Errorf("GET: %d of %d ok, want 40 of 40", ok, ops)
 	}
-	if res.Spec.Stages[0].Streams[0].Objects.Source != "git:"+repo {
-		t.Errorf("the result's spec does not name the corpus: %+v", res.Spec.Stages[0].Streams[0].Objects)
+	var spec workload.Spec
+	if err := json.Unmarshal(res.Spec, &spec); err != nil {
+		t.Fatal(err)
+	}
+	if spec.Stages[0].Streams[0].Objects.Source != "git:"+repo {
+		t.Errorf("the result's spec does not name the corpus: %+v", spec.Stages[0].Streams[0].Objects)
 	}
 
 	dir := t.TempDir()
@@ -52,7 +57,7 @@ func TestGetAndDeleteOnARealCorpus(t *testing.T) {
 	if code, _, errs := execute(t, nil, "delete", "--from-dir", dir, "-c", "2", "-q", "--out", out); code != 0 {
 		t.Fatalf("delete --from-dir: exit %d\n%s", code, errs)
 	}
-	if res, err = report.Read(out); err != nil {
+	if res, err = result.Read(out); err != nil {
 		t.Fatal(err)
 	}
 	if ops, ok, _ := totals(res, "main", "DELETE"); ops != 4 || ok != 4 {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/objbench/objbench/report"
+	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/s3server"
 )
 
@@ -47,7 +47,7 @@ func TestProfileEndpointURLIsUsed(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	res, err := report.Read(out)
+	res, err := result.Read(out)
 	if err != nil {
 		t.Fatal(err)
 	}

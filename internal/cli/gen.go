@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/objbench/objbench/dataset"
+	"github.com/objbench/objbench/payload"
 	"github.com/objbench/objbench/report"
 	"github.com/objbench/objbench/workload"
 )
@@ -89,7 +90,7 @@ func runGen(ctx context.Context, env Env, o *genOptions, where string,
 		return usagef("--compress-ratio must not be negative and --workers must be at least 1")
 	}
 	if o.seed == 0 {
-		o.seed = randomSeed()
+		o.seed = payload.RandomSeed()
 	}
 	c := &dataset.Counter{}
 	opts := dataset.Options{Seed: o.seed, CompressRatio: o.compressRatio, Workers: o.workers, Force: o.force, Counter: c}

@@ -7,10 +7,11 @@ import (
 	"strings"
 
 	"github.com/objbench/objbench/report"
+	"github.com/objbench/objbench/result"
 )
 
 // writeHDRLogs writes DIR/op.hlog for every op of res with latencies.
-func writeHDRLogs(dir string, res *report.Result) error {
+func writeHDRLogs(dir string, res *result.Run) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("--hdr-log: %w", err)
 	}

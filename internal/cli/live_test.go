@@ -15,8 +15,8 @@ import (
 
 	"github.com/objbench/objbench/internal/cli"
 	"github.com/objbench/objbench/internal/testenv"
-	"github.com/objbench/objbench/report"
 	"github.com/objbench/objbench/report/live"
+	"github.com/objbench/objbench/result"
 )
 
 // watchedWriter is stderr for a command running in another goroutine: it
@@ -117,7 +117,7 @@ func TestListenServesTheRunLive(t *testing.T) {
 	case <-time.After(time.Minute):
 		t.Fatal("the command did not end within a minute of its page disconnecting")
 	}
-	res, err := report.Read(out)
+	res, err := result.Read(out)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/objbench/objbench/report"
+	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/sysmon"
 )
 
@@ -56,7 +57,7 @@ func runMonitor(ctx context.Context, env Env, o monitorOptions) error {
 	n := 0
 	var werr error
 	s, err := sysmon.NewSampler(sysmon.Config{Interval: o.interval, Loopback: o.loopback,
-		OnSample: func(smp sysmon.Sample) { // runs on the sampler's goroutine; Stop waits for it
+		OnSample: func(smp result.Sample) { // runs on the sampler's goroutine; Stop waits for it
 			if werr != nil || ctx.Err() != nil { // the last, partial interval after a stop is not shown
 				return
 			}
@@ -120,7 +121,7 @@ func (m *monitorOutput) open(env Env, o monitorOptions, missing []string) error 
 	return nil
 }
 
-func (m *monitorOutput) row(s sysmon.Sample) error {
+func (m *monitorOutput) row(s result.Sample) error {
 	if m.table != nil {
 		if err := m.table.Row(s, nil); err != nil {
 			return err

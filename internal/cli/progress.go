@@ -12,8 +12,8 @@ import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 	"golang.org/x/term"
 
-	"github.com/objbench/objbench/loadgen"
-	"github.com/objbench/objbench/metrics"
+	"github.com/objbench/objbench/result"
+	"github.com/objbench/objbench/run"
 	"github.com/objbench/objbench/workload"
 )
 
@@ -67,7 +67,7 @@ func (p *progress) step(st workload.Stage, i int) {
 
 // second merges one stream's finished second; when the seconds move on,
 // the last one is complete and is drawn.
-func (p *progress) second(_ string, s metrics.Second) {
+func (p *progress) second(_ string, s result.Second) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if s.T > p.sec && p.sec >= 0 {
@@ -90,7 +90,7 @@ func (p *progress) second(_ string, s metrics.Second) {
 		if o.Latency == "" {
 			continue
 		}
-		if h, err := hdr.Decode([]byte(o.Latency)); err == nil {
+		if h, err := result.DecodeHistogram(o.Latency); err == nil {
 			if p.cur.lat == nil {
 				p.cur.lat = h
 			} else {
@@ -162,9 +162,9 @@ func (p *progress) line(s progressSecond, total int64) string {
 	return strings.Join(append(parts, errs), "  ")
 }
 
-// withProgress hooks a progress display into cfg, unless quiet; colours
+// withProgress hooks a progress display into a run's options, unless quiet; colours
 // only on a terminal and without NO_COLOR. A nil progress does nothing.
-func withProgress(env Env, quiet bool, cfg *loadgen.Config) *progress {
+func withProgress(env Env, quiet bool, cfg *run.Options) *progress {
 	if quiet {
 		return nil
 	}

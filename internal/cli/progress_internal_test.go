@@ -6,21 +6,21 @@ import (
 	"time"
 
 	"github.com/objbench/objbench/internal/testenv"
-	"github.com/objbench/objbench/metrics"
+	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/workload"
 )
 
 func latency(t *testing.T, us ...int64) string { return testenv.Histogram(t, us...) }
 
 func TestProgressLines(t *testing.T) {
-	st := workload.Stage{Name: "main", Kind: workload.KindMain, Streams: []workload.Stream{
+	st := workload.Stage{Name: "main", Kind: result.KindMain, Streams: []workload.Stream{
 		{Name: "a", Bounds: workload.Bounds{Duration: 5 * time.Second}}, {Name: "b"}}}
-	sec := func(t int64, ops int64, lat string, errs int64) metrics.Second {
-		o := metrics.OpSecond{Op: "GET", Ops: ops, Bytes: ops << 20, Latency: lat}
+	sec := func(t int64, ops int64, lat string, errs int64) result.Second {
+		o := result.OpSecond{Op: "GET", Ops: ops, Bytes: ops << 20, Latency: lat}
 		if errs > 0 {
 			o.Errors = map[string]int64{"timeout": errs}
 		}
-		return metrics.Second{T: t, Ops: []metrics.OpSecond{o}}
+		return result.Second{T: t, Ops: []result.OpSecond{o}}
 	}
 	for _, c := range []struct {
 		name       string
@@ -65,7 +65,7 @@ func TestProgressFitsTheTerminal(t *testing.T) {
 	p := newProgress(&out, true, true)
 	p.width = 30
 	p.step(workload.Stage{Name: "main", Streams: []workload.Stream{{Name: "a"}}}, 0)
-	p.second("a", metrics.Second{T: 0, Ops: []metrics.OpSecond{{Op: "GET", Ops: 7, Errors: map[string]int64{"x": 1}}}})
+	p.second("a", result.Second{T: 0, Ops: []result.OpSecond{{Op: "GET", Ops: 7, Errors: map[string]int64{"x": 1}}}})
 	if got, want := out.String(), "\r\x1b[K"+"main 1/1  1s  7 ops/s  0.0 Mi"; got != want {
 		t.Errorf("got %q, want %q (cut to the width, no colour codes cut in half)", got, want)
 	}

@@ -2,9 +2,6 @@ package cli
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -16,9 +13,9 @@ import (
 
 	"github.com/objbench/objbench/internal/atomicfile"
 	"github.com/objbench/objbench/loadgen"
-	"github.com/objbench/objbench/payload"
 	"github.com/objbench/objbench/report"
-	"github.com/objbench/objbench/sysmon"
+	"github.com/objbench/objbench/result"
+	"github.com/objbench/objbench/run"
 	"github.com/objbench/objbench/workload"
 )
 
@@ -33,45 +30,28 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 	if len(o.target.targets) > 1 {
 		return runTargets(ctx, env, o, sp)
 	}
-	runID := newRunID()
-	lv, err := openLive(o.listen) // a bad --listen stops the run before any work
+	runID := run.NewRunID()
+	ln, err := listenLive(o.listen) // a bad --listen stops the run before any work
 	if err != nil {
 		return err
 	}
-	defer lv.close(ctx)
 	if o.out == "" {
 		o.out = filepath.Join("objbench-results", runID+".json")
 	}
-	out := o.out
-	maxConc := 1
-	for _, st := range sp.Stages {
-		for _, s := range st.Streams {
-			maxConc = max(maxConc, s.MaxConcurrency())
-			if s.Rate != nil { // open loop grows its workers
-				maxConc = max(maxConc, loadgen.WorkerCap(*s.Rate, s.MaxConcurrency(), o.target.timeout))
-			}
-		}
-	}
+	maxConc := maxConcurrency(sp, o.target.timeout)
 	tgt, err := o.target.open(ctx, env, maxConc, note)
 	if err != nil {
+		closeListener(ln)
 		return err
 	}
-	defer func() { _ = tgt.close(context.WithoutCancel(ctx)) }()
-	if err := checkWritable(out); err != nil { // before any work, after every input is checked
-		return usagef("--out %s: %v", out, err)
+	defer func() { _ = tgt.Close(context.WithoutCancel(ctx)) }()
+	if err := checkWritable(o.out); err != nil { // before any work, after every input is checked
+		closeListener(ln)
+		return usagef("--out %s: %v", o.out, err)
 	}
-	seed := o.seed
-	if seed == 0 {
-		seed = randomSeed()
+	if ln != nil {
+		note("live view: http://%s/", browsable(ln.Addr()))
 	}
-	block, err := payload.NewBlock(payload.DefaultBlockSize, seed, 0)
-	if err != nil {
-		return err
-	}
-	res := &report.Result{RunInfo: report.RunInfo{Schema: report.SchemaVersion, Tool: report.Tool{Name: "objbench", Version: version()},
-		RunID: runID, Started: time.Now()}, Machine: sysmon.ReadMachine(), Target: tgt.info, Spec: sp}
-	res.Target.Namespace = "objbench/" + runID + "/"
-	lv.start(res, note)
 	if o.cpuProfile != "" {
 		stopProfile, err := startCPUProfile(o.cpuProfile)
 		if err != nil {
@@ -83,34 +63,37 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 		note("interrupt: finishing in-flight ops, then cleaning up (Ctrl-C again to quit at once)")
 	})
 	defer stopNote()
-	watch := startWatch(ctx, res.Target, o.linkBps, lv.sample(), note)
-	cfg := loadgen.Config{
-		Store: tgt.store, Spec: sp, Namespace: res.Target.Namespace, Block: block, Seed: seed,
-		Grace: o.grace, MaxErrors: o.maxErrors, NoCleanup: o.noCleanup, OpenBucket: tgt.bucketOpener(&o.target, maxConc),
-		OpenLoopHorizon: o.target.timeout,
-		OnStep:          func(st workload.Stage, i int) { note("%s", describeStep(st, i)) },
-		StepStarted:     watch.stepStarted,
-	}
-	prog := withProgress(env, o.quiet, &cfg)
-	lv.hook(&cfg)
-	outcome, runErr := loadgen.Run(ctx, cfg)
+	opts := run.Options{RunID: runID, Seed: o.seed, Tool: result.Tool{Name: "objbench", Version: version()},
+		Grace: o.grace, MaxErrors: o.maxErrors, NoCleanup: o.noCleanup, OpenLoopHorizon: o.target.timeout,
+		MaxConns: maxConc, LinkSpeed: o.linkBps, Live: ln, Note: note,
+		OnStep: func(st workload.Stage, i int) { note("%s", describeStep(st, i)) }}
+	prog := withProgress(env, o.quiet, &opts)
+	res, runErr := run.Run(ctx, sp, tgt, opts)
 	prog.done()
-	res.Finished = time.Now()
-	if outcome != nil {
-		res.Steps, res.Interrupted, res.Aborted, res.CleanedUp = outcome.Steps, outcome.Interrupted, outcome.Aborted, outcome.CleanedUp
-		res.AbortDetail = outcome.AbortDetail
-	}
-	watch.finish(res)
-	lv.finish(res, runErr)
-	if outcome == nil && runErr != nil {
+	if res == nil {
 		return runErr
 	}
-	return finish(env, o, res, out, runErr, note)
+	return finish(env, o, res, o.out, runErr, note)
+}
+
+// maxConcurrency is the most workers any stream of sp may run at once
+// (an open-loop stream grows to its cap): the connection pool's size.
+func maxConcurrency(sp workload.Spec, timeout time.Duration) int {
+	n := 1
+	for _, st := range sp.Stages {
+		for _, s := range st.Streams {
+			n = max(n, s.MaxConcurrency())
+			if s.Rate != nil {
+				n = max(n, loadgen.WorkerCap(*s.Rate, s.MaxConcurrency(), timeout))
+			}
+		}
+	}
+	return n
 }
 
 // finish writes the result and table and decides the outcome.
-func finish(env Env, o *benchOptions, res *report.Result, out string, runErr error, note func(string, ...any)) error {
-	if err := report.Write(out, res); err != nil {
+func finish(env Env, o *benchOptions, res *result.Run, out string, runErr error, note func(string, ...any)) error {
+	if err := result.Write(out, res); err != nil {
 		return fmt.Errorf("write result %s: %w", out, err)
 	}
 	if runErr != nil { // the cause first, then what ran before it
@@ -153,7 +136,7 @@ func finish(env Env, o *benchOptions, res *report.Result, out string, runErr err
 	return nil
 }
 
-func writeCSVFile(path string, res *report.Result) error {
+func writeCSVFile(path string, res *result.Run) error {
 	err := atomicfile.Write(path, 0o644, func(w io.Writer) error { return report.WriteCSV(w, res) })
 	if err != nil {
 		return fmt.Errorf("--csv %s: %w", path, err)
@@ -163,19 +146,19 @@ func writeCSVFile(path string, res *report.Result) error {
 
 func describeStep(st workload.Stage, i int) string {
 	switch {
-	case st.Kind == workload.KindDelay:
+	case st.Kind == result.KindDelay:
 		return fmt.Sprintf("%s: waiting %v", st.Name, st.Delay)
-	case st.Kind == workload.KindInit:
+	case st.Kind == result.KindInit:
 		return st.Name + ": creating the buckets that are missing"
-	case st.Kind == workload.KindDispose:
+	case st.Kind == result.KindDispose:
 		return st.Name + ": removing the buckets this run created"
-	case st.Kind == workload.KindCleanup:
+	case st.Kind == result.KindCleanup:
 		return st.Name + ": deleting what this run wrote"
 	case len(st.Streams) == 0:
 		return st.Name
 	}
 	s := st.Streams[0]
-	if st.Kind == workload.KindPrepare {
+	if st.Kind == result.KindPrepare {
 		if s.Objects.Index == nil {
 			return fmt.Sprintf("prepare: writing %d objects of %s with %d workers", s.Objects.Count,
 				report.Bytes(float64(s.Size)), s.MaxConcurrency())
@@ -204,18 +187,6 @@ func notes(env Env, quiet bool) func(string, ...any) {
 			fmt.Fprintf(env.Stderr, "objbench: "+format+"\n", a...)
 		}
 	}
-}
-
-func newRunID() string {
-	var b [3]byte
-	_, _ = rand.Read(b[:])
-	return time.Now().UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
-}
-
-func randomSeed() uint64 {
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	return binary.LittleEndian.Uint64(b[:]) | 1
 }
 
 // checkWritable fails before any work if the result cannot be written.

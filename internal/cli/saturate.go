@@ -11,9 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/objbench/objbench/internal/atomicfile"
-	"github.com/objbench/objbench/loadgen"
-	"github.com/objbench/objbench/metrics"
-	"github.com/objbench/objbench/payload"
+	"github.com/objbench/objbench/result"
+	"github.com/objbench/objbench/run"
 	"github.com/objbench/objbench/saturate"
 	"github.com/objbench/objbench/workload"
 )
@@ -116,18 +115,14 @@ func runSaturate(ctx context.Context, env Env, o *saturateOptions, op string) er
 	if err != nil {
 		return err
 	}
-	defer func() { _ = tgt.close(context.WithoutCancel(ctx)) }()
-	block, err := payload.NewBlock(payload.DefaultBlockSize, randomSeed(), 0)
-	if err != nil {
-		return err
-	}
+	defer func() { _ = tgt.Close(context.WithoutCancel(ctx)) }()
 	cfg.Measure = func(ctx context.Context, v float64) (saturate.Point, error) {
 		if o.by == "concurrency" {
 			note("saturate: %s with %.0f workers for %v", op, v, o.step)
 		} else {
 			note("saturate: %s at %.0f/s for %v", op, v, o.step)
 		}
-		return measureStep(ctx, tgt, block, op, size, o, v)
+		return measureStep(ctx, tgt, op, size, o, v)
 	}
 	res, err := saturate.Search(ctx, cfg)
 	if err != nil {
@@ -152,7 +147,7 @@ func runSaturate(ctx context.Context, env Env, o *saturateOptions, op string) er
 // measureStep runs one step at v, an open-loop rate or (--by concurrency)
 // a closed-loop worker count, with objects prepared first for reads and
 // everything cleaned up after, and returns its point.
-func measureStep(ctx context.Context, tgt *openedTarget, block *payload.Block, op string, size int64, o *saturateOptions, v float64) (saturate.Point, error) {
+func measureStep(ctx context.Context, tgt *run.Target, op string, size int64, o *saturateOptions, v float64) (saturate.Point, error) {
 	main := workload.Stream{Name: op, Mix: []workload.OpWeight{{Op: op, Weight: 1}}, Concurrency: []int{o.maxWorkers},
 		Bounds: workload.Bounds{Duration: o.step}, Size: size, Rate: &workload.Rate{PerSec: v, MaxWorkers: o.maxWorkers},
 		Objects: workload.KeySpace{Prefix: op + "/", Count: o.objects}}
@@ -168,9 +163,7 @@ func measureStep(ctx context.Context, tgt *openedTarget, block *payload.Block, o
 	}
 	sp.Stages = append(sp.Stages, stage("main", workload.KindMain, main), workload.Stage{Name: "cleanup", Kind: workload.KindCleanup,
 		Streams: []workload.Stream{{Name: "cleanup", Concurrency: []int{8}}}})
-	runID := newRunID()
-	out, err := loadgen.Run(ctx, loadgen.Config{Store: tgt.store, Spec: sp, Namespace: "objbench/" + runID + "/", Block: block,
-		Seed: randomSeed(), Grace: 10 * time.Second})
+	out, err := run.Run(ctx, sp, tgt, run.Options{NoWatch: true, Grace: 10 * time.Second})
 	if err != nil {
 		return saturate.Point{}, err
 	}
@@ -178,7 +171,7 @@ func measureStep(ctx context.Context, tgt *openedTarget, block *payload.Block, o
 		return saturate.Point{}, context.Canceled
 	}
 	for _, st := range out.Steps {
-		if st.Kind != workload.KindMain {
+		if st.Kind != result.KindMain {
 			continue
 		}
 		for _, t := range st.Streams[0].Totals {
@@ -190,7 +183,7 @@ func measureStep(ctx context.Context, tgt *openedTarget, block *payload.Block, o
 	return saturate.Point{}, fmt.Errorf("saturate: the step at %.0f measured no %s", v, op)
 }
 
-func pointOf(t metrics.OpTotal) saturate.Point {
+func pointOf(t result.OpTotal) saturate.Point {
 	p := saturate.Point{Achieved: t.OpsPerSec, MiBPerSec: t.BytesPerSec / (1 << 20),
 		Slots: t.Ops + t.Dropped, Errors: t.Ops - t.OK, Dropped: t.Dropped}
 	lat := t.Latency // closed loop: there is no intended start

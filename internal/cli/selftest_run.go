@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/objbench/objbench/faultserver"
-	"github.com/objbench/objbench/loadgen"
 	"github.com/objbench/objbench/metrics"
-	"github.com/objbench/objbench/payload"
+	"github.com/objbench/objbench/result"
+	"github.com/objbench/objbench/run"
 	"github.com/objbench/objbench/storage/s3"
 	"github.com/objbench/objbench/workload"
 )
@@ -39,31 +39,34 @@ func (t *selftestTarget) close(ctx context.Context) error {
 	return t.srv.Close(cctx)
 }
 
-// run measures one stream (see faultserver.Measure) and returns the
-// totals of its op.
-func (t *selftestTarget) run(ctx context.Context, s workload.Stream) (metrics.OpTotal, loadgen.StepResult, error) {
-	blk, err := payload.NewBlock(payload.DefaultBlockSize, 7, 0)
-	if err != nil {
-		return metrics.OpTotal{}, loadgen.StepResult{}, err
-	}
-	step, err := faultserver.Measure(ctx, t.srv, loadgen.Config{Store: t.store, Spec: faultserver.Spec(s),
-		Namespace: "objbench/selftest/", Block: blk, Seed: 11, Grace: 5 * time.Second, NoCleanup: true})
+// run measures one stream (see faultserver.Measure) the way objbench runs
+// any workload (run.Run), and returns the totals of its op.
+func (t *selftestTarget) run(ctx context.Context, s workload.Stream) (result.OpTotal, result.Step, error) {
+	tgt := run.NewTarget(t.store, result.Target{Kind: "s3", Endpoint: t.srv.Endpoint(), Bucket: t.srv.Bucket()})
+	step, err := faultserver.Measure(ctx, t.srv, func(ctx context.Context, onStep func(workload.Stage, int)) ([]result.Step, bool, error) {
+		res, err := run.Run(ctx, faultserver.Spec(s), tgt, run.Options{RunID: "selftest", Seed: 11, Grace: 5 * time.Second,
+			NoCleanup: true, NoWatch: true, OnStep: onStep})
+		if res == nil {
+			return nil, false, err
+		}
+		return res.Steps, res.Interrupted, err
+	})
 	if errors.Is(err, faultserver.ErrInterrupted) {
-		return metrics.OpTotal{}, step, errInterrupted
+		return result.OpTotal{}, step, errInterrupted
 	}
 	if err != nil {
-		return metrics.OpTotal{}, step, err
+		return result.OpTotal{}, step, err
 	}
 	op, err := metrics.ParseOp(s.Mix[0].Op)
 	if err != nil {
-		return metrics.OpTotal{}, step, err
+		return result.OpTotal{}, step, err
 	}
 	for _, o := range step.Streams[0].Totals {
 		if o.Op == op.String() {
 			return o, step, nil
 		}
 	}
-	return metrics.OpTotal{}, step, fmt.Errorf("selftest: the %s run measured nothing", s.Name)
+	return result.OpTotal{}, step, fmt.Errorf("selftest: the %s run measured nothing", s.Name)
 }
 
 func selftestStream(op string, workers int, b workload.Bounds, size int64, objects int) workload.Stream {

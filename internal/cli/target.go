@@ -3,18 +3,11 @@ package cli
 import (
 	"context"
 	"errors"
-	"fmt"
-	"net/url"
 	"strings"
 	"time"
 
+	"github.com/objbench/objbench/run"
 	"github.com/spf13/pflag"
-
-	"github.com/objbench/objbench/report"
-	"github.com/objbench/objbench/s3server"
-	"github.com/objbench/objbench/storage"
-	"github.com/objbench/objbench/storage/fs"
-	"github.com/objbench/objbench/storage/s3"
 )
 
 // targetOptions say where to measure: flags in the aws CLI's habits.
@@ -78,192 +71,33 @@ func (o *targetOptions) only(t string) targetOptions {
 	return c
 }
 
-// openedTarget is a ready store plus what the result file says about it.
-type openedTarget struct {
-	store storage.Store
-	info  report.Target
-	close func(context.Context) error
-	// How to open the target's other buckets (see openBucket).
-	s3base  *s3.Config
-	fsOpts  fs.Options
-	buckets map[string]storage.Store
-}
-
-// open resolves the options to a store. With no endpoint, bucket or target
-// it starts the embedded server, whose lifetime ends with close.
-func (o *targetOptions) open(ctx context.Context, env Env, maxConns int, note func(string, ...any)) (*openedTarget, error) {
+// open resolves the options to a target (run.Open), with the
+// environment's endpoint and CA bundle where no flag gives them. With no
+// endpoint, bucket or target it starts the embedded server, whose lifetime
+// ends with the target's Close.
+func (o *targetOptions) open(ctx context.Context, env Env, maxConns int, note func(string, ...any)) (*run.Target, error) {
 	if len(o.targets) > 1 {
 		return nil, usagef("--target given %d times: this command measures one target (objbench run and the op commands compare several)", len(o.targets))
 	}
-	if o.target != "" {
-		u, err := url.Parse(o.target)
-		if err != nil || (u.Scheme != "file" && u.Scheme != "s3") {
-			return nil, usagef("bad --target %q: want file:///DIR or s3://BUCKET", o.target)
-		}
-		if u.Scheme == "file" {
-			return o.openFS(u)
-		}
-		if o.bucket != "" && o.bucket != u.Host {
-			return nil, usagef("--target %s and --bucket %s disagree", o.target, o.bucket)
-		}
-		o.bucket = u.Host
-	}
-	if o.bucket != "" {
-		if err := s3.CheckBucketName(o.bucket); err != nil {
-			return nil, usagef("--bucket: %v", err)
+	c := run.TargetConfig{URL: o.target, Endpoint: o.endpoint, Bucket: o.bucket, Region: o.region, Profile: o.profile,
+		Addressing: o.addressing, Insecure: o.insecure, CABundle: o.caBundle, Timeout: o.timeout, CreateBucket: o.createBucket,
+		Direct: o.direct, HTTPClient: o.httpClient, AccessKey: o.accessKey, SecretKey: o.secretKey, FromFile: o.fromFile,
+		LazyBucket: o.lazyBucket, MaxConns: maxConns}
+	if c.Endpoint == "" {
+		for _, v := range []string{"AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL"} {
+			if c.Endpoint = env.Getenv(v); c.Endpoint != "" {
+				c.EndpointFrom = v + "=" + c.Endpoint + " (from the environment)"
+				break
+			}
 		}
 	}
-	endpointFlag, err := o.resolveEndpoint(ctx, env)
-	if err != nil {
-		return nil, err
+	if c.CABundle == "" {
+		c.CABundle = env.Getenv("AWS_CA_BUNDLE")
 	}
-	if o.caBundle == "" {
-		o.caBundle = env.Getenv("AWS_CA_BUNDLE")
+	t, err := run.Open(ctx, c, note)
+	var ce *run.ConfigError
+	if errors.As(err, &ce) {
+		return nil, usageError{err}
 	}
-	switch o.addressing {
-	case "auto", "path", "virtual":
-	default:
-		return nil, usagef("bad --addressing %q: want path, virtual or auto", o.addressing)
-	}
-	if o.httpClient != "direct" && o.httpClient != "std" {
-		return nil, usagef("bad --http-client %q: want direct or std", o.httpClient)
-	}
-	if o.endpoint == "" && o.bucket == "" {
-		return o.openEmbedded(ctx, maxConns, note)
-	}
-	if o.bucket == "" {
-		return nil, usagef("%s needs --bucket", endpointFlag)
-	}
-	return o.openS3(ctx, maxConns, s3.Config{AccessKey: o.accessKey, SecretKey: o.secretKey})
-}
-
-// resolveEndpoint finds the endpoint as the aws CLI does when no
-// --endpoint-url is given: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, then the
-// --profile's endpoint_url. It returns where it came from, for messages.
-func (o *targetOptions) resolveEndpoint(ctx context.Context, env Env) (string, error) {
-	if o.endpoint != "" {
-		return "--endpoint-url " + o.endpoint, nil
-	}
-	for _, v := range []string{"AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL"} {
-		if o.endpoint = env.Getenv(v); o.endpoint != "" {
-			return v + "=" + o.endpoint + " (from the environment)", nil
-		}
-	}
-	if o.profile == "" {
-		return "", nil
-	}
-	ep, err := s3.ProfileEndpoint(ctx, o.profile)
-	if err != nil {
-		return "", usagef("--profile: %v", err)
-	}
-	o.endpoint = ep
-	return "endpoint_url " + ep + " (of profile " + o.profile + ")", nil
-}
-
-func (o *targetOptions) openFS(u *url.URL) (*openedTarget, error) {
-	if u.Host != "" && u.Host != "localhost" {
-		return nil, usagef("bad --target %q: a file URL has three slashes, file:///DIR", o.target)
-	}
-	st, err := fs.New(u.Path, fs.Options{Direct: o.direct})
-	if err != nil {
-		return nil, usagef("--target %s: %v", o.target, err)
-	}
-	return &openedTarget{store: st, info: report.Target{Kind: "fs", Root: u.Path}, fsOpts: fs.Options{Direct: o.direct},
-		close: func(context.Context) error { return nil }}, nil
-}
-
-func (o *targetOptions) openEmbedded(ctx context.Context, maxConns int, note func(string, ...any)) (*openedTarget, error) {
-	srv, err := s3server.Start(ctx, s3server.Config{Listen: "127.0.0.1:0", Buckets: []string{"objbench"}, Quiet: true})
-	if err != nil {
-		return nil, fmt.Errorf("start the embedded S3 server: %w", err)
-	}
-	note("no endpoint given: embedded S3 server (in memory) at %s, bucket objbench", srv.Endpoint())
-	o.endpoint, o.bucket = srv.Endpoint(), "objbench"
-	t, err := o.openS3(ctx, maxConns, s3.Config{AccessKey: srv.AccessKey(), SecretKey: srv.SecretKey(), Region: "us-east-1"})
-	if err != nil {
-		_ = srv.Close(ctx)
-		return nil, err
-	}
-	t.info.Embedded = true
-	inner := t.close
-	t.close = func(ctx context.Context) error { return errors.Join(inner(ctx), srv.Close(ctx)) }
-	return t, nil
-}
-
-func (o *targetOptions) openS3(ctx context.Context, maxConns int, c s3.Config) (*openedTarget, error) {
-	if o.endpoint != "" {
-		if u, err := url.Parse(o.endpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, usagef("bad --endpoint-url %q: want http://HOST[:PORT] or https://HOST[:PORT]", o.endpoint)
-		}
-	}
-	c.Endpoint, c.Bucket, c.Profile, c.Insecure, c.CABundle = o.endpoint, o.bucket, o.profile, o.insecure, o.caBundle
-	c.MaxConns, c.Timeout, c.HTTPClient = maxConns, o.timeout, o.httpClient
-	if o.region != "" {
-		c.Region = o.region
-	}
-	c.PathStyle = o.addressing == "path" || (o.addressing == "auto" && o.endpoint != "")
-	st, err := s3.New(ctx, c)
-	if err != nil {
-		return nil, err
-	}
-	closeStore := func(context.Context) error { return st.Close() }
-	if !o.lazyBucket {
-		if err := o.checkBucket(ctx, st); err != nil {
-			_ = st.Close()
-			return nil, err
-		}
-	}
-	where := o.endpoint
-	if where == "" {
-		where = "AWS S3"
-	}
-	return &openedTarget{store: st, close: closeStore, s3base: &c, info: report.Target{
-		Kind: "s3", Endpoint: where, Bucket: o.bucket, Region: st.Region(), PathStyle: c.PathStyle,
-		Signing: "SigV4 UNSIGNED-PAYLOAD", Checksums: "none", HTTPClient: st.HTTPClient(),
-	}}, nil
-}
-
-// checkBucket fails early, with one clear line, on an unreachable endpoint,
-// bad credentials or a missing bucket.
-func (o *targetOptions) checkBucket(ctx context.Context, st *s3.Store) error {
-	where := o.endpoint
-	if where == "" {
-		where = "AWS S3"
-	}
-	ok, err := st.BucketExists(ctx)
-	switch {
-	case errors.Is(err, storage.ErrAccessDenied):
-		return fmt.Errorf("access denied to bucket %s at %s: check credentials (--profile, AWS_ACCESS_KEY_ID...)", o.bucket, where)
-	case isStatus(err, 400):
-		return fmt.Errorf("%s refused the request on bucket %s as malformed (%v): the bucket name or the addressing (--addressing) is not what this store accepts", where, o.bucket, rootCause(err))
-	case err != nil:
-		return fmt.Errorf("cannot reach %s: %v", where, rootCause(err))
-	case ok:
-		return nil
-	case !o.createBucket:
-		return fmt.Errorf("bucket %s does not exist at %s (create it, or pass --create-bucket)", o.bucket, where)
-	}
-	if err := st.CreateBucket(ctx); err != nil {
-		return fmt.Errorf("create bucket %s at %s: %w", o.bucket, where, err)
-	}
-	return nil
-}
-
-func isStatus(err error, code int) bool {
-	var se *storage.StatusError
-	return errors.As(err, &se) && se.StatusCode == code
-}
-
-// rootCause is the most specific message in err's chain: an HTTP status
-// as the server gave it, or the innermost cause ("connection refused"),
-// rather than a chain of prefixes.
-func rootCause(err error) string {
-	var se *storage.StatusError
-	if errors.As(err, &se) {
-		return se.Error()
-	}
-	for next := errors.Unwrap(err); next != nil; next = errors.Unwrap(err) {
-		err = next
-	}
-	return err.Error()
+	return t, err
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/objbench/objbench/report"
+	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/workload"
 )
 
@@ -36,7 +37,7 @@ func runTargets(ctx context.Context, env Env, o *benchOptions, sp workload.Spec)
 			}
 		}
 	}
-	var results []*report.Result
+	var results []*result.Run
 	var failed []error
 	for i := range runs {
 		fmt.Fprintf(env.Stdout, "Target %d of %d: %s\n", i+1, len(runs), targets[i])
@@ -48,7 +49,7 @@ func runTargets(ctx context.Context, env Env, o *benchOptions, sp workload.Spec)
 		if err != nil {
 			failed = append(failed, fmt.Errorf("--target %s: %w", targets[i], err))
 		}
-		if r, rerr := report.Read(runs[i].out); rerr == nil {
+		if r, rerr := result.Read(runs[i].out); rerr == nil {
 			results = append(results, r)
 		}
 		if ctx.Err() != nil {

@@ -1,12 +1,14 @@
 package cli_test
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/objbench/objbench/report"
+	"github.com/objbench/objbench/result"
+	"github.com/objbench/objbench/workload"
 )
 
 // TestTargetsCompared runs one workload on two file targets, one flushing at
@@ -20,7 +22,7 @@ func TestTargetsCompared(t *testing.T) {
 		t.Fatalf("exit %d\n%s", code, errs)
 	}
 	for i, dir := range []string{a, b} {
-		res, err := report.Read(strings.TrimSuffix(out, ".json") + "-" + string(rune('1'+i)) + ".json")
+		res, err := result.Read(strings.TrimSuffix(out, ".json") + "-" + string(rune('1'+i)) + ".json")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,11 +81,15 @@ func TestFsyncPerFileAndNone(t *testing.T) {
 			"--fsync", mode, "-q", "--out", out); code != 0 {
 			t.Fatalf("--fsync %s: exit %d\n%s", mode, code, errs)
 		}
-		res, err := report.Read(out)
+		res, err := result.Read(out)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if s := res.Spec.Stages[0].Streams[0]; s.Fsync != (mode == "per-file") || s.SyncAtEnd || res.Steps[0].Synced != 0 {
+		var spec workload.Spec
+		if err := json.Unmarshal(res.Spec, &spec); err != nil {
+			t.Fatal(err)
+		}
+		if s := spec.Stages[0].Streams[0]; s.Fsync != (mode == "per-file") || s.SyncAtEnd || res.Steps[0].Synced != 0 {
 			t.Errorf("--fsync %s: spec fsync %v, at end %v, synced %v", mode, s.Fsync, s.SyncAtEnd, res.Steps[0].Synced)
 		}
 	}

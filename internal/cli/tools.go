@@ -226,11 +226,11 @@ func (o *toolsOptions) openTarget(ctx context.Context, env Env, note func(string
 		_ = closeServer(ctx)
 		return shootout.Target{}, nil, err
 	}
-	keys.Endpoint, keys.Bucket, keys.CABundle, keys.Store = t.endpoint, t.bucket, t.caBundle, ot.store
+	keys.Endpoint, keys.Bucket, keys.CABundle, keys.Store = t.endpoint, t.bucket, t.caBundle, ot.Store
 	if keys.Region == "" {
-		keys.Region = ot.info.Region
+		keys.Region = ot.Info.Region
 	}
-	return keys, func(ctx context.Context) error { return errors.Join(ot.close(ctx), closeServer(ctx)) }, nil
+	return keys, func(ctx context.Context) error { return errors.Join(ot.Close(ctx), closeServer(ctx)) }, nil
 }
 
 // resolveKeys finds credentials as the aws CLI would (environment,

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/objbench/objbench/corpus"
+	"github.com/objbench/objbench/payload"
 	"github.com/objbench/objbench/storage"
 	"github.com/objbench/objbench/transfer"
 	"github.com/objbench/objbench/workload"
@@ -151,7 +152,7 @@ func runTransfer(ctx context.Context, env Env, o *transferOptions, src, dst stri
 	var plan *transfer.Plan
 	if up { // a bad source fails before any server starts
 		if o.seed == 0 {
-			o.seed = randomSeed()
+			o.seed = payload.RandomSeed()
 		}
 		if plan, err = uploadPlan(ctx, src, prefix, o.seed, o.corpus.maxObjects); err != nil {
 			return usagef("%v", err)
@@ -207,10 +208,10 @@ func (o *transferOptions) openBucket(ctx context.Context, env Env, bucket string
 	if err != nil {
 		return nil, nil, err
 	}
-	if !embedded || ot.info.Bucket == bucket {
-		return ot.store, ot.close, nil
+	if !embedded || ot.Info.Bucket == bucket {
+		return ot.Store, ot.Close, nil
 	}
-	st, err := ot.openBucket(ctx, nil, bucket, maxConns)
+	st, err := ot.Bucket(ctx, bucket, maxConns)
 	if err == nil {
 		if bm, ok := st.(storage.BucketManager); ok {
 			if err = bm.CreateBucket(ctx); err == nil {
@@ -219,10 +220,10 @@ func (o *transferOptions) openBucket(ctx context.Context, env Env, bucket string
 		}
 	}
 	if err != nil {
-		_ = ot.close(ctx)
+		_ = ot.Close(ctx)
 		return nil, nil, err
 	}
-	return st, ot.close, nil
+	return st, ot.Close, nil
 }
 
 // errVerify marks a transfer whose destination does not hold what was sent.

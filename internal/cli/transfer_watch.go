@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/objbench/objbench/report"
+	"github.com/objbench/objbench/result"
+	"github.com/objbench/objbench/run"
 	"github.com/objbench/objbench/sysmon"
 	"github.com/objbench/objbench/transfer"
 )
@@ -16,7 +18,7 @@ import (
 // transferSecond is one second of a transfer: what the machine did and
 // what moved.
 type transferSecond struct {
-	System  sysmon.Sample `json:"system"`
+	System  result.Sample `json:"system"`
 	Objects int64         `json:"objects"`
 	Bytes   int64         `json:"bytes"`
 }
@@ -34,11 +36,11 @@ type transferWatch struct {
 func startTransferWatch(ctx context.Context, endpoint string, c *transfer.Counter, note func(string, ...any)) *transferWatch {
 	loop := endpoint == ""
 	if u, err := url.Parse(endpoint); !loop && err == nil {
-		loop = onThisMachine(ctx, u.Hostname())
+		loop = run.OnThisMachine(ctx, u.Hostname())
 	}
 	w := &transferWatch{}
 	var objs, bytes int64
-	s, err := sysmon.NewSampler(sysmon.Config{Loopback: loop, Process: true, OnSample: func(smp sysmon.Sample) {
+	s, err := sysmon.NewSampler(sysmon.Config{Loopback: loop, Process: true, OnSample: func(smp result.Sample) {
 		o, b := c.Objects.Load(), c.Bytes.Load()
 		w.mu.Lock()
 		w.secs = append(w.secs, transferSecond{System: smp, Objects: o - objs, Bytes: b - bytes})

@@ -10,8 +10,8 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/objbench/objbench/metrics"
 	"github.com/objbench/objbench/report"
+	"github.com/objbench/objbench/result"
 )
 
 // comparePage is what compare.html.tmpl shows.
@@ -39,7 +39,7 @@ type runFacts struct {
 // beside the base's with the change and its mark, the latency
 // distributions and the per-second throughput of the runs overlaid per op,
 // the comparison table, and each run's facts and workload.
-func WriteCompare(w io.Writer, c *report.Comparison, runs []*report.Result) error {
+func WriteCompare(w io.Writer, c *report.Comparison, runs []*result.Run) error {
 	if len(runs) != len(c.Labels) {
 		return fmt.Errorf("compare page: %d result files for %d labels", len(runs), len(c.Labels))
 	}
@@ -50,7 +50,7 @@ func WriteCompare(w io.Writer, c *report.Comparison, runs []*report.Result) erro
 	return execute(w, "compare.html.tmpl", pg)
 }
 
-func buildCompare(c *report.Comparison, runs []*report.Result) (*comparePage, error) {
+func buildCompare(c *report.Comparison, runs []*result.Run) (*comparePage, error) {
 	pg := &comparePage{Title: "objbench compare: " + strings.Join(c.Labels, " vs ")}
 	var tbl bytes.Buffer
 	if err := report.WriteCompareTable(&tbl, c); err != nil {
@@ -77,7 +77,7 @@ func buildCompare(c *report.Comparison, runs []*report.Result) (*comparePage, er
 
 // perOpCharts draws, per op of the main steps, the runs' latency
 // distributions and per-second throughput overlaid.
-func perOpCharts(c *report.Comparison, runs []*report.Result, pg *comparePage) error {
+func perOpCharts(c *report.Comparison, runs []*result.Run, pg *comparePage) error {
 	hists := make([]map[string]*hdr.Histogram, len(runs))
 	for i, r := range runs {
 		var err error
@@ -157,16 +157,16 @@ func rateCharts(c *report.Comparison) []barChart {
 			name = row.Stage + " " + row.Stream + " " + row.Op
 		}
 		if movesBytes(row) {
-			mib.addGroup(name, row, report.MetricThroughput, func(t metrics.OpTotal) float64 { return t.BytesPerSec / (1 << 20) })
+			mib.addGroup(name, row, report.MetricThroughput, func(t result.OpTotal) float64 { return t.BytesPerSec / (1 << 20) })
 		}
-		ops.addGroup(name, row, report.MetricOps, func(t metrics.OpTotal) float64 { return t.OpsPerSec })
+		ops.addGroup(name, row, report.MetricOps, func(t result.OpTotal) float64 { return t.OpsPerSec })
 	}
 	return []barChart{mib, ops}
 }
 
 // addGroup adds row as a group: each run's value, noted with its change
 // in m against the base, or "missing".
-func (b *barChart) addGroup(name string, row *report.CompareRow, m report.Metric, value func(metrics.OpTotal) float64) {
+func (b *barChart) addGroup(name string, row *report.CompareRow, m report.Metric, value func(result.OpTotal) float64) {
 	b.groups = append(b.groups, name)
 	for i, r := range row.Runs {
 		v, note := 0.0, "missing"
@@ -204,7 +204,7 @@ func latencyCharts(labels []string, hists []map[string]*hdr.Histogram, ops []str
 
 // timeCharts overlay the runs' per-second MiB/s (ops that move bytes) and
 // ops/s, one stack per op; each run's time counts from its first step.
-func timeCharts(labels []string, runs []*report.Result, ops []string, bytesOps map[string]bool) ([]template.HTML, error) {
+func timeCharts(labels []string, runs []*result.Run, ops []string, bytesOps map[string]bool) ([]template.HTML, error) {
 	series := make([]opSeries, len(runs))
 	span := [2]float64{0, 1}
 	for i, r := range runs {

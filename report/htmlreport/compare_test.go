@@ -2,22 +2,21 @@ package htmlreport_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"html"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/objbench/objbench/loadgen"
-	"github.com/objbench/objbench/metrics"
 	"github.com/objbench/objbench/report"
 	"github.com/objbench/objbench/report/htmlreport"
-	"github.com/objbench/objbench/workload"
+	"github.com/objbench/objbench/result"
 )
 
 // compareRun is a prepare step and a main step of secs seconds of GETs
 // (64 KiB) and STATs at concurrency 8, speed times as many ops as the
 // base, each speed times as fast.
-func compareRun(t *testing.T, id, version string, secs int64, speed float64) *report.Result {
+func compareRun(t *testing.T, id, version string, secs int64, speed float64) *result.Run {
 	t.Helper()
 	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
 	lat := func(base int64) []int64 {
@@ -27,41 +26,41 @@ func compareRun(t *testing.T, id, version string, secs int64, speed float64) *re
 		}
 		return out
 	}
-	var seconds []metrics.Second
+	var seconds []result.Second
 	for s := range secs {
 		ops := int64(float64(2000+(s%3)*60) * speed)
 		base := int64(800 / speed)
-		seconds = append(seconds, metrics.Second{T: s, Ops: []metrics.OpSecond{
+		seconds = append(seconds, result.Second{T: s, Ops: []result.OpSecond{
 			{Op: "GET", Ops: ops, Bytes: ops << 16, Latency: histogram(t, lat(base)...)},
 			{Op: "STAT", Ops: ops / 2, Latency: histogram(t, lat(base/3)...)},
 		}})
 	}
-	steps := []loadgen.StepResult{
-		{Stage: "prepare", Kind: workload.KindPrepare, Start: at(0), Elapsed: 800 * time.Millisecond,
-			Streams: []loadgen.StreamResult{{Name: "prepare", Concurrency: 8, Window: metrics.Window{Start: 0, End: 0.8},
-				Seconds: []metrics.Second{{T: 0, Ops: []metrics.OpSecond{{Op: "PUT", Ops: 200, Bytes: 200 << 16, Latency: histogram(t, 900, 1500)}}}}}}},
-		{Stage: "main", Kind: workload.KindMain, Start: at(1), Elapsed: time.Duration(secs) * time.Second,
-			Streams: []loadgen.StreamResult{{Name: "main", Concurrency: 8, Window: metrics.Window{Start: 0.02, End: float64(secs) - 0.02},
+	steps := []result.Step{
+		{Stage: "prepare", Kind: result.KindPrepare, Start: at(0), Elapsed: 800 * time.Millisecond,
+			Streams: []result.Stream{{Name: "prepare", Concurrency: 8, Window: result.Window{Start: 0, End: 0.8},
+				Seconds: []result.Second{{T: 0, Ops: []result.OpSecond{{Op: "PUT", Ops: 200, Bytes: 200 << 16, Latency: histogram(t, 900, 1500)}}}}}}},
+		{Stage: "main", Kind: result.KindMain, Start: at(1), Elapsed: time.Duration(secs) * time.Second,
+			Streams: []result.Stream{{Name: "main", Concurrency: 8, Window: result.Window{Start: 0.02, End: float64(secs) - 0.02},
 				Seconds: seconds}}},
 	}
 	for i := range steps { // totals as a reader sees them: recomputed from the seconds
 		s := &steps[i].Streams[0]
-		totals, err := metrics.Summarize(s.Seconds, s.Window)
+		totals, err := result.Summarize(s.Seconds, s.Window)
 		if err != nil {
 			t.Fatal(err)
 		}
 		s.Totals = totals
 	}
-	return &report.Result{RunInfo: report.RunInfo{Schema: report.SchemaVersion, Tool: report.Tool{Name: "objbench", Version: version},
+	return &result.Run{RunInfo: result.RunInfo{Schema: result.Version, Tool: result.Tool{Name: "objbench", Version: version},
 		RunID: id, Started: t0, Finished: at(float64(secs) + 1.5)},
-		Machine: sysmonMachine(), Target: report.Target{Kind: "s3", Endpoint: "http://10.0.0.5:9000", Bucket: "bench"},
-		Spec: workload.Spec{Name: id}, Steps: steps}
+		Machine: sysmonMachine(), Target: result.Target{Kind: "s3", Endpoint: "http://10.0.0.5:9000", Bucket: "bench"},
+		Spec: json.RawMessage(`{"name":"` + id + `"}`), Steps: steps}
 }
 
 // comparison is a base run, one 30% faster, and a short one too brief to
 // test (3 s): every mark the table has.
-func comparison(t *testing.T) (*report.Comparison, []*report.Result) {
-	runs := []*report.Result{compareRun(t, "run-base", "v0.9.0", 8, 1), compareRun(t, "run-fast", "v0.10.0", 8, 1.3),
+func comparison(t *testing.T) (*report.Comparison, []*result.Run) {
+	runs := []*result.Run{compareRun(t, "run-base", "v0.9.0", 8, 1), compareRun(t, "run-fast", "v0.10.0", 8, 1.3),
 		compareRun(t, "run-short", "v0.10.0", 3, 1.02)}
 	c := report.Compare(runs[0], runs[1:]...)
 	c.Labels = []string{"base.json", "fast.json", "short.json"}

@@ -8,9 +8,7 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/objbench/objbench/loadgen"
-	"github.com/objbench/objbench/report"
-	"github.com/objbench/objbench/workload"
+	"github.com/objbench/objbench/result"
 )
 
 // point is one value at a time, x in seconds from the run's first step.
@@ -39,7 +37,7 @@ type opSeries struct {
 }
 
 // origin is the instant the charts' time axes count from.
-func origin(r *report.Result) time.Time {
+func origin(r *result.Run) time.Time {
 	if len(r.Steps) > 0 {
 		return r.Steps[0].Start
 	}
@@ -50,7 +48,7 @@ func decode(s string) (*hdr.Histogram, error) {
 	if s == "" {
 		return nil, nil
 	}
-	h, err := hdr.Decode([]byte(s))
+	h, err := result.DecodeHistogram(s)
 	if err != nil {
 		return nil, fmt.Errorf("decode latency histogram: %w", err)
 	}
@@ -69,7 +67,7 @@ func merge(dst, src *hdr.Histogram) *hdr.Histogram {
 }
 
 // overTime sums each second of each step over its streams.
-func overTime(r *report.Result) (opSeries, error) {
+func overTime(r *result.Run) (opSeries, error) {
 	t0 := origin(r)
 	out := opSeries{Span: [2]float64{0, 1}}
 	mib, ops := map[string]*line{}, map[string]*line{}
@@ -141,7 +139,7 @@ func sorted(m map[string]*line) []*line {
 
 // distribution is each op's latency over the main steps as an HDR
 // percentile plot (see percentileLine).
-func distribution(r *report.Result) ([]*line, error) {
+func distribution(r *result.Run) ([]*line, error) {
 	byOp, err := mainLatency(r)
 	if err != nil {
 		return nil, err
@@ -156,11 +154,11 @@ func distribution(r *report.Result) ([]*line, error) {
 }
 
 // mainLatency merges each op's latency over r's main steps.
-func mainLatency(r *report.Result) (map[string]*hdr.Histogram, error) {
+func mainLatency(r *result.Run) (map[string]*hdr.Histogram, error) {
 	byOp := map[string]*hdr.Histogram{}
 	for i := range r.Steps {
 		step := &r.Steps[i]
-		if step.Kind != workload.KindMain {
+		if step.Kind != result.KindMain {
 			continue
 		}
 		for _, st := range step.Streams {
@@ -206,12 +204,12 @@ type sweepPoint struct {
 
 // sweep is the main steps of the first stage that swept concurrency or
 // rate, in order; fewer than two points draw no curve.
-func sweep(r *report.Result) ([]sweepPoint, error) {
+func sweep(r *result.Run) ([]sweepPoint, error) {
 	var out []sweepPoint
 	stage := ""
 	for i := range r.Steps {
 		step := &r.Steps[i]
-		if step.Kind != workload.KindMain || (stage != "" && step.Stage != stage) {
+		if step.Kind != result.KindMain || (stage != "" && step.Stage != stage) {
 			continue
 		}
 		stage = step.Stage
@@ -224,7 +222,7 @@ func sweep(r *report.Result) ([]sweepPoint, error) {
 	return out, nil
 }
 
-func stepPoint(step *loadgen.StepResult) (sweepPoint, error) {
+func stepPoint(step *result.Step) (sweepPoint, error) {
 	p := sweepPoint{Label: "c" + fmt.Sprint(concurrency(step))}
 	if step.Sweep != "" {
 		p.Label = step.Sweep
@@ -251,7 +249,7 @@ func stepPoint(step *loadgen.StepResult) (sweepPoint, error) {
 	return p, nil
 }
 
-func concurrency(step *loadgen.StepResult) int {
+func concurrency(step *result.Step) int {
 	n := 0
 	for _, st := range step.Streams {
 		n += st.Concurrency
@@ -265,7 +263,7 @@ type systemSeries struct {
 	CPU, Disk, Net []*line
 }
 
-func system(r *report.Result) *systemSeries {
+func system(r *result.Run) *systemSeries {
 	if r.System == nil || len(r.System.Samples) == 0 {
 		return nil
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/objbench/objbench/report"
+	"github.com/objbench/objbench/result"
 )
 
 //go:embed *.html.tmpl
@@ -38,7 +39,7 @@ type page struct {
 }
 
 // Write renders r as one self-contained HTML page.
-func Write(w io.Writer, r *report.Result) error {
+func Write(w io.Writer, r *result.Run) error {
 	pg, err := build(r)
 	if err != nil {
 		return err
@@ -46,7 +47,7 @@ func Write(w io.Writer, r *report.Result) error {
 	return execute(w, "page.html.tmpl", pg)
 }
 
-func build(r *report.Result) (*page, error) {
+func build(r *result.Run) (*page, error) {
 	pg := &page{Title: "objbench " + r.RunID, Facts: facts(r), Verdict: verdict(r)}
 	var tbl bytes.Buffer
 	if err := report.WriteTable(&tbl, r); err != nil {
@@ -81,7 +82,7 @@ func build(r *report.Result) (*page, error) {
 // aligned; "" when r has nothing to draw yet. It reads only r's steps
 // (start, elapsed, per-second records) and system samples, so a partial
 // result drawn while the run goes on gives the page's charts so far.
-func TimeCharts(r *report.Result) (template.HTML, error) {
+func TimeCharts(r *result.Run) (template.HTML, error) {
 	ts, err := overTime(r)
 	if err != nil {
 		return "", err
@@ -104,7 +105,7 @@ func TimeCharts(r *report.Result) (template.HTML, error) {
 }
 
 // shapeCharts are the distribution and the sweep curve.
-func shapeCharts(r *report.Result, pg *page) ([]template.HTML, error) {
+func shapeCharts(r *result.Run, pg *page) ([]template.HTML, error) {
 	dist, err := distribution(r)
 	if err != nil {
 		return nil, err
@@ -158,12 +159,16 @@ func renderAll[F figure](cs []F) ([]template.HTML, error) {
 }
 
 // specJSON is r's workload as the page shows it.
-func specJSON(r *report.Result) (string, error) {
-	b, err := json.MarshalIndent(r.Spec, "", "  ")
-	return string(b), err
+func specJSON(r *result.Run) (string, error) {
+	if len(r.Spec) == 0 {
+		return "(not recorded)", nil
+	}
+	var b bytes.Buffer
+	err := json.Indent(&b, r.Spec, "", "  ")
+	return b.String(), err
 }
 
-func facts(r *report.Result) [][2]string {
+func facts(r *result.Run) [][2]string {
 	m := r.Machine
 	f := [][2]string{
 		{"run", r.RunID},
@@ -184,7 +189,7 @@ func facts(r *report.Result) [][2]string {
 	return f
 }
 
-func verdict(r *report.Result) []string {
+func verdict(r *result.Run) []string {
 	if r.System == nil {
 		return nil
 	}

@@ -5,9 +5,8 @@ import (
 	"strconv"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/objbench/objbench/result"
 	"github.com/prometheus/client_golang/prometheus"
-
-	"github.com/objbench/objbench/metrics"
 )
 
 // seriesKey is one op in one step: the labels of its metrics.
@@ -33,7 +32,7 @@ type totals struct {
 
 // add counts one op's second in step (index) of stage and returns the
 // second's decoded latency histogram (nil: none), which the caller may keep.
-func (t *totals) add(step int, stage string, o metrics.OpSecond) *hdr.Histogram {
+func (t *totals) add(step int, stage string, o result.OpSecond) *hdr.Histogram {
 	k := seriesKey{step, stage, o.Op}
 	ot := t.byKey[k]
 	if ot == nil {
@@ -59,7 +58,7 @@ func decode(s string) *hdr.Histogram {
 	if s == "" {
 		return nil
 	}
-	h, err := hdr.Decode([]byte(s))
+	h, err := result.DecodeHistogram(s)
 	if err != nil {
 		return nil
 	}

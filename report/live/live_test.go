@@ -13,6 +13,7 @@ import (
 	"github.com/objbench/objbench/loadgen"
 	"github.com/objbench/objbench/payload"
 	"github.com/objbench/objbench/report/live"
+	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/storage/mem"
 	"github.com/objbench/objbench/workload"
 )
@@ -210,9 +211,9 @@ func runConfig(t *testing.T, v *live.View) loadgen.Config {
 	prep := main
 	prep.Mix = nil
 	sp := workload.Spec{Stages: []workload.Stage{
-		{Name: "prepare", Kind: workload.KindPrepare, Streams: []workload.Stream{prep}},
-		{Name: "main", Kind: workload.KindMain, Streams: []workload.Stream{main}},
-		{Name: "cleanup", Kind: workload.KindCleanup},
+		{Name: "prepare", Kind: result.KindPrepare, Streams: []workload.Stream{prep}},
+		{Name: "main", Kind: result.KindMain, Streams: []workload.Stream{main}},
+		{Name: "cleanup", Kind: result.KindCleanup},
 	}}
 	return loadgen.Config{Store: mem.New(), Spec: sp, Namespace: "objbench/live/", Block: blk, Grace: 5 * time.Second,
 		OnStep: v.Step, StepStarted: v.StepStarted, OnSecond: v.Second}

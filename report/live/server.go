@@ -16,8 +16,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"github.com/objbench/objbench/report"
 	"github.com/objbench/objbench/report/htmlreport"
+	"github.com/objbench/objbench/result"
 )
 
 //go:embed page.html.tmpl
@@ -112,7 +112,7 @@ func (v *View) broadcast() error {
 		for s := range v.subs {
 			subs = append(subs, s)
 		}
-		var snap *report.Result
+		var snap *result.Run
 		if len(subs) > 0 && len(evs) > 0 && !time.Now().Before(nextDraw) {
 			snap = v.snapshotLocked()
 		}
@@ -271,7 +271,7 @@ func frame(kind string, ev Event) []byte {
 
 // charts draws the time charts of the run so far; a failure to draw
 // shows as a note in their place, and the stream goes on.
-func charts(r *report.Result) string {
+func charts(r *result.Run) string {
 	svg, err := htmlreport.TimeCharts(r)
 	if err != nil {
 		return "<p class=\"missing\">" + template.HTMLEscapeString(err.Error()) + "</p>"

@@ -10,10 +10,7 @@ import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 	"golang.org/x/sync/errgroup"
 
-	"github.com/objbench/objbench/loadgen"
-	"github.com/objbench/objbench/metrics"
-	"github.com/objbench/objbench/report"
-	"github.com/objbench/objbench/sysmon"
+	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/workload"
 )
 
@@ -34,8 +31,8 @@ type View struct {
 	started time.Time
 
 	mu      sync.Mutex
-	steps   []loadgen.StepResult // the run so far, as the result file will hold it
-	samples []sysmon.Sample
+	steps   []result.Step // the run so far, as the result file will hold it
+	samples []result.Sample
 	label   string // the current step, in words
 	streams int    // the current step's streams
 	shown   int64  // the current step's last second sent (-1: none)
@@ -114,7 +111,7 @@ func (v *View) Step(st workload.Stage, i int) {
 		return
 	}
 	v.closeStepLocked()
-	v.steps = append(v.steps, loadgen.StepResult{Stage: st.Name, Kind: st.Kind, Step: i, Start: time.Now()})
+	v.steps = append(v.steps, result.Step{Stage: st.Name, Kind: string(st.Kind), Step: i, Start: time.Now()})
 	v.label, v.streams, v.shown = st.Name, len(st.Streams), -1
 	if len(st.Streams) > 0 {
 		v.label = fmt.Sprintf("%s %d/%d", st.Name, i+1, st.Steps())
@@ -135,7 +132,7 @@ func (v *View) StepStarted(start time.Time) {
 }
 
 // Sample adds one system sample (sysmon.Config.OnSample).
-func (v *View) Sample(s sysmon.Sample) {
+func (v *View) Sample(s result.Sample) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if !v.done {
@@ -146,7 +143,7 @@ func (v *View) Sample(s sysmon.Sample) {
 // Second adds one finished second of one stream of the current step
 // (loadgen.Config.OnSecond). When the seconds move on, the one before is
 // complete and goes out as an event.
-func (v *View) Second(stream string, s metrics.Second) {
+func (v *View) Second(stream string, s result.Second) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	n := len(v.steps)
@@ -159,7 +156,7 @@ func (v *View) Second(stream string, s metrics.Second) {
 		j++
 	}
 	if j == len(step.Streams) {
-		step.Streams = append(step.Streams, loadgen.StreamResult{Name: stream})
+		step.Streams = append(step.Streams, result.Stream{Name: stream})
 	}
 	step.Streams[j].Seconds = append(step.Streams[j].Seconds, s)
 	counted := s.T > v.shown // else a stream lagging behind: its second was shown already
@@ -267,13 +264,13 @@ func (v *View) signal() {
 
 // snapshotLocked is the run so far as a partial result, for the charts.
 // Records are only ever appended, so copies of the slices stay valid.
-func (v *View) snapshotLocked() *report.Result {
-	r := &report.Result{RunInfo: report.RunInfo{RunID: v.info.RunID, Started: v.started}}
-	r.Steps = make([]loadgen.StepResult, len(v.steps))
+func (v *View) snapshotLocked() *result.Run {
+	r := &result.Run{RunInfo: result.RunInfo{RunID: v.info.RunID, Started: v.started}}
+	r.Steps = make([]result.Step, len(v.steps))
 	copy(r.Steps, v.steps)
 	for i := range r.Steps {
 		st := &r.Steps[i]
-		st.Streams = append([]loadgen.StreamResult(nil), st.Streams...)
+		st.Streams = append([]result.Stream(nil), st.Streams...)
 		for j := range st.Streams {
 			st.Streams[j].Seconds = st.Streams[j].Seconds[:len(st.Streams[j].Seconds):len(st.Streams[j].Seconds)]
 		}
@@ -282,7 +279,7 @@ func (v *View) snapshotLocked() *report.Result {
 		}
 	}
 	if len(v.samples) > 0 {
-		r.System = &report.System{Timeline: sysmon.Timeline{Samples: v.samples[:len(v.samples):len(v.samples)]}}
+		r.System = &result.System{Timeline: result.Timeline{Samples: v.samples[:len(v.samples):len(v.samples)]}}
 	}
 	return r
 }

@@ -1,4 +1,4 @@
-package metrics
+package result
 
 import (
 	"fmt"
@@ -82,11 +82,7 @@ func Summarize(secs []Second, w Window) ([]OpTotal, error) {
 func inWindow(t int64, o OpSecond, lo, hi int64) (ok, bytes float64) {
 	first := t * TicksPerSecond
 	from, to := max(lo, first), min(hi, first+TicksPerSecond)
-	var errs int64
-	for _, n := range o.Errors {
-		errs += n
-	}
-	okOps := o.Ops - errs
+	okOps := o.OK()
 	switch {
 	case to <= from:
 		return 0, 0
@@ -100,11 +96,14 @@ func inWindow(t int64, o OpSecond, lo, hi int64) (ok, bytes float64) {
 	return float64(okOps) * share, float64(o.Bytes) * share
 }
 
+// opOrder is the order tables list ops in.
 func opOrder(name string) int {
-	if op, err := ParseOp(name); err == nil {
-		return int(op)
+	for i, n := range []string{"PUT", "GET", "STAT", "DELETE", "LIST", "MULTIPART", "RANGE-GET"} {
+		if n == name {
+			return i
+		}
 	}
-	return int(NumOps)
+	return 1 << 10
 }
 
 func (t *OpTotal) add(o OpSecond) error {
@@ -145,7 +144,7 @@ func (t *OpTotal) finish(window float64) {
 		p := percentiles(t.rsp)
 		t.Response = &p
 	}
-	t.LatencyHist = encode(t.mergedLat)
+	t.LatencyHist = EncodeHistogram(t.mergedLat)
 	t.mergedLat, t.ttf, t.rsp = nil, nil, nil
 }
 
@@ -153,9 +152,9 @@ func mergeEncoded(dst *hdr.Histogram, enc string) (*hdr.Histogram, error) {
 	if enc == "" {
 		return dst, nil
 	}
-	h, err := hdr.Decode([]byte(enc))
+	h, err := DecodeHistogram(enc)
 	if err != nil {
-		return dst, fmt.Errorf("decode histogram: %w", err)
+		return dst, err
 	}
 	if dst == nil {
 		return h, nil

@@ -1,0 +1,15 @@
+// Package result is objbench's result file: the versioned records a run
+// writes (per-second op records with their HDR histograms, windows, steps,
+// the machine's timeline and verdict) and the one computation every
+// reader shares to turn them into totals (Summarize). report, compare,
+// merge and the HTML page read only these types; the engines (metrics,
+// loadgen, sysmon) produce them.
+//
+// The JSON form is the file format. Changing a field's name, type or
+// meaning is a schema change: bump Version, keep a file of the old
+// version in testdata, and teach Decode to read it (schema_test.go fails
+// otherwise).
+//
+// This package must not print, read flags or the environment, or depend
+// on the packages that produce its records.
+package result

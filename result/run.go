@@ -1,0 +1,136 @@
+package result
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// Version is the result file format. Readers accept every version up to
+// it (Decode upgrades older ones) and refuse newer ones.
+//
+//	1: per-second records with bytes spread over the seconds an op covered
+//	2: an op and its bytes count in the second it ended; edge seconds keep
+//	   tick counts; open-loop worker counts; cleanup notes; the spec as the
+//	   workload package encodes it
+const Version = 2
+
+// RunInfo identifies a run and says how it ended; a result file and its
+// summary both begin with it.
+type RunInfo struct {
+	Schema      int       `json:"schema"`
+	Tool        Tool      `json:"tool"`
+	RunID       string    `json:"run_id"`
+	Started     time.Time `json:"started"`
+	Finished    time.Time `json:"finished"`
+	Interrupted bool      `json:"interrupted"`
+	Aborted     string    `json:"aborted,omitempty"`
+}
+
+// Run is one run's result file.
+type Run struct {
+	RunInfo
+	AbortDetail string `json:"abort_detail,omitempty"`
+	CleanedUp   bool   `json:"cleaned_up"`
+	// CleanupNote says why a run is not cleaned up, or what was left.
+	CleanupNote string  `json:"cleanup_note,omitempty"`
+	Machine     Machine `json:"machine"`
+	Target      Target  `json:"target"`
+	// Spec is the workload that ran, as the workload package encodes it.
+	Spec  json.RawMessage `json:"spec,omitempty"`
+	Steps []Step          `json:"steps"`
+	// System is the per-second system timeline and the verdict; absent
+	// when the machine was not watched.
+	System *System `json:"system,omitempty"`
+}
+
+// Tool identifies the program that wrote the result.
+type Tool struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// Target describes what was measured. It never holds credentials.
+type Target struct {
+	Kind      string `json:"kind"` // "s3" or "fs"
+	Endpoint  string `json:"endpoint,omitempty"`
+	Bucket    string `json:"bucket,omitempty"`
+	Region    string `json:"region,omitempty"`
+	PathStyle bool   `json:"path_style,omitempty"`
+	Embedded  bool   `json:"embedded,omitempty"` // objbench's own in-process server
+	Root      string `json:"root,omitempty"`     // file system directory
+	// How requests were signed and checksummed (S3).
+	Signing    string `json:"signing,omitempty"`
+	Checksums  string `json:"checksums,omitempty"`
+	HTTPClient string `json:"http_client,omitempty"` // "direct" or "std"
+	Namespace  string `json:"namespace"`
+}
+
+// Label names a result's target for people: file:///DIR, s3://BUCKET at
+// its endpoint, or the embedded server.
+func (t Target) Label() string {
+	switch {
+	case t.Kind == "fs":
+		return "file://" + t.Root
+	case t.Embedded:
+		return "embedded s3://" + t.Bucket
+	case t.Endpoint != "":
+		return "s3://" + t.Bucket + " at " + t.Endpoint
+	}
+	return "s3://" + t.Bucket
+}
+
+// Describe says what and where the target is, as reports show it: "s3
+// http://10.0.0.5:9000, bucket b", "fs /mnt/nvme", "s3 (embedded server),
+// bucket objbench".
+func (t Target) Describe() string {
+	s := t.Kind
+	switch {
+	case t.Embedded:
+		s += " (embedded server)"
+	case t.Endpoint != "":
+		s += " " + t.Endpoint
+	case t.Root != "":
+		s += " " + t.Root
+	}
+	if t.Bucket != "" {
+		s += ", bucket " + t.Bucket
+	}
+	return s
+}
+
+// FailedMainSteps names the main steps in which ops were issued and none
+// succeeded: a run with such a step measured nothing.
+func (r *Run) FailedMainSteps() []string {
+	var names []string
+	for _, s := range r.Steps {
+		var ops, ok int64
+		for _, st := range s.Streams {
+			for _, t := range st.Totals {
+				ops, ok = ops+t.Ops, ok+t.OK
+			}
+		}
+		if s.Kind == KindMain && ops > 0 && ok == 0 {
+			names = append(names, fmt.Sprintf("%s step %d", s.Stage, s.Step+1))
+		}
+	}
+	return names
+}
+
+// OpTotals sums op's totals over the steps of stages of kind: ops issued,
+// ops that succeeded and bytes moved.
+func (r *Run) OpTotals(kind, op string) (ops, ok, bytes int64) {
+	for _, st := range r.Steps {
+		if st.Kind != kind {
+			continue
+		}
+		for _, s := range st.Streams {
+			for _, t := range s.Totals {
+				if t.Op == op {
+					ops, ok, bytes = ops+t.Ops, ok+t.OK, bytes+t.Bytes
+				}
+			}
+		}
+	}
+	return ops, ok, bytes
+}

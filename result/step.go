@@ -1,0 +1,76 @@
+package result
+
+import (
+	"fmt"
+	"time"
+)
+
+// Stage kinds, as the workload package names them.
+const (
+	KindInit    = "init"
+	KindPrepare = "prepare"
+	KindMain    = "main"
+	KindCleanup = "cleanup"
+	KindDispose = "dispose"
+	KindDelay   = "delay"
+)
+
+// Step is one step of a run: a stage with one sweep value.
+type Step struct {
+	Stage string `json:"stage"`
+	Kind  string `json:"kind"`
+	Step  int    `json:"step"`
+	// Sweep names the step's swept values other than concurrency.
+	Sweep   string        `json:"sweep,omitempty"`
+	Start   time.Time     `json:"start"`
+	Elapsed time.Duration `json:"elapsed_ns"`
+	// Synced is the part of Elapsed spent flushing the file system after
+	// the ops (fsync at-end).
+	Synced  time.Duration `json:"synced_ns,omitempty"`
+	Streams []Stream      `json:"streams"`
+	// The process's CPU time during the step and, for network stores,
+	// connections dialed vs requests sent.
+	CPUUser     time.Duration `json:"cpu_user_ns"`
+	CPUSys      time.Duration `json:"cpu_sys_ns"`
+	ConnsDialed uint64        `json:"conns_dialed"`
+	Requests    uint64        `json:"requests"`
+	// Notes say what a step did besides ops: buckets created or kept,
+	// why the workflow stopped.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// Concurrency is the workers of all the step's streams.
+func (s *Step) Concurrency() int {
+	n := 0
+	for _, st := range s.Streams {
+		n += st.Concurrency
+	}
+	return n
+}
+
+// Stream is what one stream did in one step.
+type Stream struct {
+	Name        string `json:"name"`
+	Concurrency int    `json:"concurrency"`
+	// Open loop: the most workers the schedule could have (MaxWorkers)
+	// and the most it had (PeakWorkers); Concurrency is those started at
+	// once.
+	MaxWorkers  int       `json:"max_workers,omitempty"`
+	PeakWorkers int       `json:"peak_workers,omitempty"`
+	StoppedBy   string    `json:"stopped_by"`
+	Seconds     []Second  `json:"seconds"`
+	Window      Window    `json:"window"`
+	Totals      []OpTotal `json:"totals"`
+}
+
+// SetWindow gives the stream its window and recomputes its totals from
+// its seconds, keeping ticks only at the window's edges.
+func (s *Stream) SetWindow(w Window) error {
+	KeepEdgeTicks(s.Seconds, w)
+	totals, err := Summarize(s.Seconds, w)
+	if err != nil {
+		return fmt.Errorf("stream %s: %w", s.Name, err)
+	}
+	s.Window, s.Totals = w, totals
+	return nil
+}

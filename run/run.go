@@ -1,0 +1,161 @@
+package run
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"net"
+	"time"
+
+	"github.com/objbench/objbench/loadgen"
+	"github.com/objbench/objbench/payload"
+	"github.com/objbench/objbench/report/live"
+	"github.com/objbench/objbench/result"
+	"github.com/objbench/objbench/sysmon"
+	"github.com/objbench/objbench/workload"
+)
+
+// Options shape one run; the zero value is a run with a random seed and
+// run id, a watched machine, the load generator's default grace and
+// cleanup, and no hooks.
+type Options struct {
+	RunID string // default: NewRunID()
+	Seed  uint64 // payload seed; 0: random
+	Tool  result.Tool
+	// Grace, CleanupTimeout, MaxErrors, NoCleanup and OpenLoopHorizon are
+	// loadgen.Config's.
+	Grace, CleanupTimeout time.Duration
+	MaxErrors             int64
+	NoCleanup             bool
+	OpenLoopHorizon       time.Duration
+	// MaxConns is the workers a bucket of the workload may serve at once.
+	MaxConns int
+	// NoWatch skips sampling the machine (no timeline, no verdict).
+	NoWatch bool
+	// LinkSpeed is the network capacity in bits/s for the verdict (0:
+	// what the machine reports).
+	LinkSpeed float64
+	// Live, if set, serves the live view (a page, its event stream and
+	// Prometheus /metrics) on this listener while the run goes, and stops
+	// once the pages that got the final event have gone (within 10 s).
+	Live net.Listener
+	// OnStep and OnSecond see each step as it starts and each second of
+	// each stream once it is final (loadgen.Config's hooks).
+	OnStep   func(st workload.Stage, step int)
+	OnSecond func(stream string, sec result.Second)
+	// Note receives what the run has to say besides its result (the
+	// machine cannot be watched...); nil: silence.
+	Note func(format string, a ...any)
+}
+
+// Run runs sp on tgt and returns its result, also when it fails part way
+// (with the error that stopped it) or is interrupted by ctx; only when it
+// cannot start is the result nil.
+func Run(ctx context.Context, sp workload.Spec, tgt *Target, o Options) (*result.Run, error) {
+	note := o.Note
+	if note == nil {
+		note = func(string, ...any) {}
+	}
+	if o.RunID == "" {
+		o.RunID = NewRunID()
+	}
+	if o.Seed == 0 {
+		o.Seed = payload.RandomSeed()
+	}
+	spec, err := json.Marshal(sp)
+	if err != nil {
+		return nil, err
+	}
+	block, err := payload.NewBlock(payload.DefaultBlockSize, o.Seed, 0)
+	if err != nil {
+		return nil, err
+	}
+	res := &result.Run{RunInfo: result.RunInfo{Schema: result.Version, Tool: o.Tool, RunID: o.RunID, Started: time.Now()},
+		Machine: sysmon.ReadMachine(), Target: tgt.Info, Spec: spec}
+	res.Target.Namespace = "objbench/" + o.RunID + "/"
+	var view *live.View
+	var onSample func(sysmon.Sample)
+	if o.Live != nil {
+		view = live.New(live.Info{RunID: res.RunID, Target: res.Target.Describe()})
+		view.Start(o.Live)
+		defer closeLive(ctx, view)
+		onSample = view.Sample
+	}
+	var w *watch
+	if !o.NoWatch {
+		w = startWatch(ctx, res.Target, o.LinkSpeed, onSample, note)
+	}
+	cfg := loadgen.Config{Store: tgt.Store, Spec: sp, Namespace: res.Target.Namespace, Block: block, Seed: o.Seed,
+		Grace: o.Grace, CleanupTimeout: o.CleanupTimeout, MaxErrors: o.MaxErrors, NoCleanup: o.NoCleanup,
+		OpenLoopHorizon: o.OpenLoopHorizon, OpenBucket: tgt.BucketOpener(max(o.MaxConns, 1)),
+		OnStep: o.OnStep, StepStarted: w.stepStarted, OnSecond: o.OnSecond}
+	hookLive(&cfg, view)
+	out, runErr := loadgen.Run(ctx, cfg)
+	res.Finished = time.Now()
+	if out == nil {
+		w.finish(res)
+		return nil, runErr
+	}
+	res.Steps, res.Interrupted, res.Aborted, res.CleanedUp = out.Steps, out.Interrupted, out.Aborted, out.CleanedUp
+	res.AbortDetail = out.AbortDetail
+	w.finish(res)
+	if view != nil {
+		view.Finish(outcome(res, runErr))
+	}
+	return res, runErr
+}
+
+// hookLive feeds v from the run's hooks, after the ones already set.
+func hookLive(cfg *loadgen.Config, v *live.View) {
+	if v == nil {
+		return
+	}
+	onStep, started, onSecond := cfg.OnStep, cfg.StepStarted, cfg.OnSecond
+	cfg.OnStep = func(st workload.Stage, i int) {
+		if onStep != nil {
+			onStep(st, i)
+		}
+		v.Step(st, i)
+	}
+	cfg.StepStarted = func(t time.Time) {
+		if started != nil {
+			started(t)
+		}
+		v.StepStarted(t)
+	}
+	cfg.OnSecond = func(stream string, s result.Second) {
+		if onSecond != nil {
+			onSecond(stream, s)
+		}
+		v.Second(stream, s)
+	}
+}
+
+// closeLive stops the view once pages that got the final event have
+// disconnected (a few seconds at most), so a script never hangs on it.
+func closeLive(ctx context.Context, v *live.View) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	_ = v.Close(ctx) // the run's outcome does not depend on its viewers
+}
+
+// outcome is how the run ended, in words, for the live view.
+func outcome(res *result.Run, runErr error) string {
+	switch {
+	case runErr != nil:
+		return "failed: " + runErr.Error()
+	case res.Interrupted:
+		return "interrupted"
+	case res.Aborted != "":
+		return "stopped early: " + res.AbortDetail
+	}
+	return "completed"
+}
+
+// NewRunID is a run id that sorts by time: 20261124-153000-a1b2c3.
+func NewRunID() string {
+	var b [3]byte
+	_, _ = rand.Read(b[:])
+	return time.Now().UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
+}

@@ -1,0 +1,299 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"time"
+
+	"github.com/objbench/objbench/result"
+	"github.com/objbench/objbench/s3server"
+	"github.com/objbench/objbench/storage"
+	"github.com/objbench/objbench/storage/fs"
+	"github.com/objbench/objbench/storage/s3"
+	"github.com/objbench/objbench/workload"
+)
+
+// TargetConfig says what to measure, in the aws CLI's terms. With no URL,
+// endpoint or bucket, Open starts the embedded S3 server.
+type TargetConfig struct {
+	URL string // file:///DIR or s3://BUCKET
+	// Endpoint and where it came from ("--endpoint-url X", "AWS_ENDPOINT_URL=X
+	// (from the environment)"), for messages; empty: the profile's
+	// endpoint_url, else AWS S3.
+	Endpoint, EndpointFrom  string
+	Bucket, Region, Profile string
+	Addressing              string // path, virtual or auto ("": auto)
+	Insecure                bool
+	CABundle                string
+	Timeout                 time.Duration // response headers, per request
+	CreateBucket            bool
+	Direct                  bool   // file targets: O_DIRECT
+	HTTPClient              string // direct ("") or std
+	// Credentials given by a workload file; empty: the SDK's chain.
+	AccessKey, SecretKey string
+	// FromFile: the endpoint came from a workload file, whose per-stream
+	// storages (COSBench's per-work <storage>) are then honoured.
+	FromFile bool
+	// LazyBucket: the bucket may not exist yet (an init stage creates it).
+	LazyBucket bool
+	// MaxConns is the expected concurrency (the idle connection pool).
+	MaxConns int
+}
+
+// ConfigError is a bad target configuration: the caller's input, not the
+// store, is at fault.
+type ConfigError struct{ Err error }
+
+func (e *ConfigError) Error() string { return e.Err.Error() }
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+func configErrorf(format string, a ...any) error { return &ConfigError{fmt.Errorf(format, a...)} }
+
+// Target is an open store and what the result file says about it.
+type Target struct {
+	Store storage.Store
+	Info  result.Target
+	close func(context.Context) error
+	// How to open the target's other buckets.
+	cfg     TargetConfig
+	s3base  *s3.Config
+	fsOpts  fs.Options
+	buckets map[string]storage.Store
+}
+
+// NewTarget wraps a store the caller opened (and closes).
+func NewTarget(st storage.Store, info result.Target) *Target {
+	return &Target{Store: st, Info: info, close: func(context.Context) error { return nil }}
+}
+
+// Close releases the target's stores and stops the embedded server.
+func (t *Target) Close(ctx context.Context) error { return t.close(ctx) }
+
+// Open resolves c to a store, checking the bucket (unless lazy) so that a
+// run never starts only to fail every op.
+func Open(ctx context.Context, c TargetConfig, note func(string, ...any)) (*Target, error) {
+	if c.URL != "" {
+		u, err := url.Parse(c.URL)
+		if err != nil || (u.Scheme != "file" && u.Scheme != "s3") {
+			return nil, configErrorf("bad --target %q: want file:///DIR or s3://BUCKET", c.URL)
+		}
+		if u.Scheme == "file" {
+			return openFS(c, u)
+		}
+		if c.Bucket != "" && c.Bucket != u.Host {
+			return nil, configErrorf("--target %s and --bucket %s disagree", c.URL, c.Bucket)
+		}
+		c.Bucket = u.Host
+	}
+	if c.Bucket != "" {
+		if err := s3.CheckBucketName(c.Bucket); err != nil {
+			return nil, configErrorf("--bucket: %v", err)
+		}
+	}
+	if c.Endpoint == "" && c.Profile != "" {
+		ep, err := s3.ProfileEndpoint(ctx, c.Profile)
+		if err != nil {
+			return nil, configErrorf("--profile: %v", err)
+		}
+		c.Endpoint, c.EndpointFrom = ep, "endpoint_url "+ep+" (of profile "+c.Profile+")"
+	}
+	if c.EndpointFrom == "" {
+		c.EndpointFrom = "--endpoint-url " + c.Endpoint
+	}
+	switch c.Addressing {
+	case "":
+		c.Addressing = "auto"
+	case "auto", "path", "virtual":
+	default:
+		return nil, configErrorf("bad --addressing %q: want path, virtual or auto", c.Addressing)
+	}
+	switch c.HTTPClient {
+	case "":
+		c.HTTPClient = "direct"
+	case "direct", "std":
+	default:
+		return nil, configErrorf("bad --http-client %q: want direct or std", c.HTTPClient)
+	}
+	if c.Endpoint == "" && c.Bucket == "" {
+		return openEmbedded(ctx, c, note)
+	}
+	if c.Bucket == "" {
+		return nil, configErrorf("%s needs --bucket", c.EndpointFrom)
+	}
+	return openS3(ctx, c, s3.Config{AccessKey: c.AccessKey, SecretKey: c.SecretKey})
+}
+
+func openFS(c TargetConfig, u *url.URL) (*Target, error) {
+	if u.Host != "" && u.Host != "localhost" {
+		return nil, configErrorf("bad --target %q: a file URL has three slashes, file:///DIR", c.URL)
+	}
+	opts := fs.Options{Direct: c.Direct}
+	st, err := fs.New(u.Path, opts)
+	if err != nil {
+		return nil, configErrorf("--target %s: %v", c.URL, err)
+	}
+	return &Target{Store: st, Info: result.Target{Kind: "fs", Root: u.Path}, fsOpts: opts, cfg: c,
+		close: func(context.Context) error { return nil }}, nil
+}
+
+func openEmbedded(ctx context.Context, c TargetConfig, note func(string, ...any)) (*Target, error) {
+	srv, err := s3server.Start(ctx, s3server.Config{Listen: "127.0.0.1:0", Buckets: []string{"objbench"}, Quiet: true})
+	if err != nil {
+		return nil, fmt.Errorf("start the embedded S3 server: %w", err)
+	}
+	note("no endpoint given: embedded S3 server (in memory) at %s, bucket objbench", srv.Endpoint())
+	c.Endpoint, c.Bucket = srv.Endpoint(), "objbench"
+	t, err := openS3(ctx, c, s3.Config{AccessKey: srv.AccessKey(), SecretKey: srv.SecretKey(), Region: "us-east-1"})
+	if err != nil {
+		_ = srv.Close(ctx)
+		return nil, err
+	}
+	t.Info.Embedded = true
+	inner := t.close
+	t.close = func(ctx context.Context) error { return errors.Join(inner(ctx), srv.Close(ctx)) }
+	return t, nil
+}
+
+func openS3(ctx context.Context, c TargetConfig, sc s3.Config) (*Target, error) {
+	if c.Endpoint != "" {
+		if u, err := url.Parse(c.Endpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, configErrorf("bad --endpoint-url %q: want http://HOST[:PORT] or https://HOST[:PORT]", c.Endpoint)
+		}
+	}
+	sc.Endpoint, sc.Bucket, sc.Profile, sc.Insecure, sc.CABundle = c.Endpoint, c.Bucket, c.Profile, c.Insecure, c.CABundle
+	sc.MaxConns, sc.Timeout, sc.HTTPClient = c.MaxConns, c.Timeout, c.HTTPClient
+	if c.Region != "" {
+		sc.Region = c.Region
+	}
+	sc.PathStyle = c.Addressing == "path" || (c.Addressing == "auto" && c.Endpoint != "")
+	st, err := s3.New(ctx, sc)
+	if err != nil {
+		return nil, err
+	}
+	if !c.LazyBucket {
+		if err := checkBucket(ctx, c, st); err != nil {
+			_ = st.Close()
+			return nil, err
+		}
+	}
+	return &Target{Store: st, s3base: &sc, cfg: c, close: func(context.Context) error { return st.Close() },
+		Info: result.Target{Kind: "s3", Endpoint: where(c), Bucket: c.Bucket, Region: st.Region(), PathStyle: sc.PathStyle,
+			Signing: "SigV4 UNSIGNED-PAYLOAD", Checksums: "none", HTTPClient: st.HTTPClient()}}, nil
+}
+
+func where(c TargetConfig) string {
+	if c.Endpoint == "" {
+		return "AWS S3"
+	}
+	return c.Endpoint
+}
+
+// checkBucket fails early, with one clear line, on an unreachable endpoint,
+// bad credentials or a missing bucket.
+func checkBucket(ctx context.Context, c TargetConfig, st *s3.Store) error {
+	at := where(c)
+	ok, err := st.BucketExists(ctx)
+	switch {
+	case errors.Is(err, storage.ErrAccessDenied):
+		return fmt.Errorf("access denied to bucket %s at %s: check credentials (--profile, AWS_ACCESS_KEY_ID...)", c.Bucket, at)
+	case isStatus(err, 400):
+		return fmt.Errorf("%s refused the request on bucket %s as malformed (%v): the bucket name or the addressing (--addressing) is not what this store accepts", at, c.Bucket, RootCause(err))
+	case err != nil:
+		return fmt.Errorf("cannot reach %s: %v", at, RootCause(err))
+	case ok:
+		return nil
+	case !c.CreateBucket:
+		return fmt.Errorf("bucket %s does not exist at %s (create it, or pass --create-bucket)", c.Bucket, at)
+	}
+	if err := st.CreateBucket(ctx); err != nil {
+		return fmt.Errorf("create bucket %s at %s: %w", c.Bucket, at, err)
+	}
+	return nil
+}
+
+func isStatus(err error, code int) bool {
+	var se *storage.StatusError
+	return errors.As(err, &se) && se.StatusCode == code
+}
+
+// RootCause is the most specific message in err's chain: an HTTP status
+// as the server gave it, or the innermost cause ("connection refused"),
+// rather than a chain of prefixes.
+func RootCause(err error) string {
+	var se *storage.StatusError
+	if errors.As(err, &se) {
+		return se.Error()
+	}
+	for next := errors.Unwrap(err); next != nil; next = errors.Unwrap(err) {
+		err = next
+	}
+	return err.Error()
+}
+
+// BucketOpener is loadgen's Config.OpenBucket for t: a bucket is another
+// S3 store on the same endpoint with the same credentials, or a
+// subdirectory of a file target. A stream's own storage (COSBench's
+// per-work <storage>) is honoured only when the endpoint came from the
+// workload file; flags override every storage of the file.
+func (t *Target) BucketOpener(maxConns int) func(context.Context, *workload.Storage, string) (storage.Store, error) {
+	return func(ctx context.Context, st *workload.Storage, bucket string) (storage.Store, error) {
+		if !t.cfg.FromFile {
+			st = nil
+		}
+		if st == nil && bucket == t.Info.Bucket && t.Info.Kind == "s3" {
+			return t.Store, nil // the target's own bucket: one store, so one cleanup listing
+		}
+		key := bucket
+		if st != nil {
+			key = st.Endpoint + "\x00" + st.AccessKey + "\x00" + bucket
+		}
+		if s, ok := t.buckets[key]; ok {
+			return s, nil
+		}
+		s, err := t.openBucket(ctx, st, bucket, maxConns)
+		if err != nil {
+			return nil, err
+		}
+		if t.buckets == nil {
+			t.buckets = map[string]storage.Store{}
+		}
+		t.buckets[key] = s
+		return s, nil
+	}
+}
+
+// Bucket opens another bucket of the target's endpoint (a subdirectory of
+// a file target), closed with the target.
+func (t *Target) Bucket(ctx context.Context, bucket string, maxConns int) (storage.Store, error) {
+	return t.openBucket(ctx, nil, bucket, maxConns)
+}
+
+func (t *Target) openBucket(ctx context.Context, st *workload.Storage, bucket string, maxConns int) (storage.Store, error) {
+	switch {
+	case t.Info.Kind == "fs":
+		return fs.NewBucket(t.Info.Root, bucket, t.fsOpts)
+	case t.s3base == nil:
+		return nil, errors.New("this target cannot open other buckets")
+	}
+	c := *t.s3base
+	c.Bucket, c.MaxConns = bucket, maxConns
+	if c.Region == "" {
+		c.Region = t.Info.Region
+	}
+	if st != nil && st.Endpoint != "" {
+		c.Endpoint, c.AccessKey, c.SecretKey = st.Endpoint, st.AccessKey, st.SecretKey
+		c.PathStyle = st.Addressing == "path" || st.Addressing == ""
+		if st.Region != "" {
+			c.Region = st.Region
+		}
+	}
+	s, err := s3.New(ctx, c)
+	if err != nil {
+		return nil, fmt.Errorf("bucket %s: %w", bucket, err)
+	}
+	inner := t.close
+	t.close = func(ctx context.Context) error { return errors.Join(s.Close(), inner(ctx)) }
+	return s, nil
+}
