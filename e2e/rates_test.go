@@ -3,6 +3,7 @@ package e2e_test
 import (
 	"context"
 	"encoding/csv"
+	"html"
 	"math"
 	"os"
 	"path/filepath"
@@ -110,7 +111,8 @@ func TestRatesMatchTheStepLineAtEveryStepLength(t *testing.T) {
 	}
 }
 
-// checkExports: the CSV and the JSON summary give the table's rates.
+// checkExports: the CSV, the JSON summary, the HTML page and compare give
+// the table's rates.
 func checkExports(t *testing.T, dir, table string) {
 	t.Helper()
 	f, err := os.Open(filepath.Join(dir, "r.csv"))
@@ -127,6 +129,12 @@ func checkExports(t *testing.T, dir, table string) {
 		col[h] = i
 	}
 	summary := objbench(t, dir, nil, "report", "--json", "r.json").mustSucceed(t).stdout
+	page := objbench(t, dir, nil, "report", "r.json", "--html", "r.html").mustSucceed(t)
+	b, err := os.ReadFile(filepath.Join(dir, "r.html"))
+	if err != nil || !strings.Contains(html.UnescapeString(string(b)), page.stdout) {
+		t.Errorf("the HTML page does not hold the table (%v)", err)
+	}
+	cmp := objbench(t, dir, nil, "compare", "r.json", "r.json").mustSucceed(t).stdout
 	for _, rec := range recs[1:] {
 		stage := rec[col["stage"]]
 		ops, mib := tableRates(t, table, stage)
@@ -138,5 +146,20 @@ func checkExports(t *testing.T, dir, table string) {
 		if want := `"ops_per_s": ` + rec[col["ops_per_s"]]; !strings.Contains(summary, want) {
 			t.Errorf("%s: the JSON summary lacks %s", stage, want)
 		}
+		if cmpOps := compareRate(cmp, stage); !within(cmpOps, ops, 0.005, 0.5) {
+			t.Errorf("compare says %.1f ops/s for %s, the table %.1f", cmpOps, stage, ops)
+		}
 	}
+}
+
+// compareRate reads the base run's OPS/S of stage from compare's table
+// (STAGE OP CONC RUN OPS/S ...).
+func compareRate(out, stage string) float64 {
+	for _, l := range strings.Split(out, "\n") {
+		if f := strings.Fields(l); len(f) > 4 && f[0] == stage {
+			v, _ := strconv.ParseFloat(f[4], 64)
+			return v
+		}
+	}
+	return -1
 }
