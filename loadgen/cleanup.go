@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/objbench/objbench/distributed"
 	"github.com/objbench/objbench/metrics"
 	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/storage"
@@ -38,7 +39,7 @@ func (r *runState) cleanup(ctx context.Context, st workload.Stage) (result.Step,
 		}
 		runs = append(runs, &streamRun{name: cmpOr(sp.Name, "cleanup"), run: r,
 			work:    streamWork{block: r.cfg.Block, fixed: fw, sizes: workload.Const(0), sizeSeq: new(atomic.Uint64)},
-			workers: int(max(1, min(int64(sp.MaxConcurrency()), fw.n)))})
+			workers: int(max(1, min(r.cfg.Worker.Share(int64(sp.MaxConcurrency())), fw.n)))})
 	}
 	if len(runs) == 0 {
 		return result.Step{Stage: st.Name, Kind: string(st.Kind), Start: time.Now()}, nil
@@ -56,7 +57,7 @@ func (r *runState) cleanupWork(ctx context.Context, sp workload.Stream) (fixedWo
 		if err != nil {
 			return fixedWork{}, err
 		}
-		return space.enumerate(metrics.OpDelete), nil
+		return space.enumerate(metrics.OpDelete, r.cfg.Worker), nil
 	}
 	stores := r.everyStore()
 	if len(ks.Buckets) > 0 {
@@ -70,10 +71,17 @@ func (r *runState) cleanupWork(ctx context.Context, sp workload.Stream) (fixedWo
 		}
 	}
 	prefix := r.cfg.Namespace + ks.Prefix
+	markers := r.cfg.Namespace + distributed.MarkerDir
+	wk := r.cfg.Worker
 	var keys []storedKey
 	for _, s := range stores {
 		err := s.List(ctx, prefix, func(o storage.ObjectInfo) error {
-			keys = append(keys, storedKey{s, o.Key})
+			// The workers' meeting markers are theirs to remove; of a run
+			// split across processes, each deletes the listed keys that
+			// hash to it, so every key is deleted once.
+			if !strings.HasPrefix(o.Key, markers) && wk.Owns(int64(keySeed(o.Key)>>1)) {
+				keys = append(keys, storedKey{s, o.Key})
+			}
 			return nil
 		})
 		if err != nil {

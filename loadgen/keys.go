@@ -21,6 +21,35 @@ type keyPool struct {
 	// leases counts in-flight reads per key in a mutable pool, so a DELETE
 	// never removes an object another worker is reading (a false 404).
 	leases map[string]int32
+	// Of a run split across processes: the objects the other workers
+	// prepared (adopted for reads once they are written), and this
+	// worker's tag on the keys it writes in main stages.
+	foreign []foreignKey
+	tag     string
+}
+
+// foreignKey is an object another worker of the run prepared.
+type foreignKey struct {
+	key  string
+	size int64
+}
+
+// adopt adds the objects the other workers prepared to a pool that the
+// run only reads: reads then range over the whole key space. A pool the
+// run also writes or deletes keeps to this worker's own objects, so that
+// no two workers delete one object, and none reads what another deleted.
+func (p *keyPool) adopt() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.mutable {
+		for _, f := range p.foreign {
+			p.live = append(p.live, f.key)
+			if p.sizes != nil {
+				p.sizes = append(p.sizes, f.size)
+			}
+		}
+	}
+	p.foreign = nil
 }
 
 func newKeyPool(prefix string, size int64) *keyPool {
@@ -61,8 +90,15 @@ func (p *keyPool) add(key string, size int64) {
 	p.mu.Unlock()
 }
 
-// newKey reserves a fresh key for a PUT in a main stage.
+// newKey reserves a fresh key for a PUT in a main stage; in a run split
+// across processes the key carries this worker's tag, so no two workers
+// write one key.
 func (p *keyPool) newKey() string {
+	if p.tag != "" {
+		var buf [20]byte
+		i := p.next.Add(1) - 1
+		return p.prefix + p.tag + string(strconv.AppendInt(appendZeros(buf[:0], i), i, 10))
+	}
 	return p.key(p.next.Add(1) - 1)
 }
 

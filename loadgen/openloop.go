@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/objbench/objbench/distributed"
 	"github.com/objbench/objbench/metrics"
 	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/workload"
@@ -21,6 +22,15 @@ import (
 type Schedule interface {
 	At(i uint64) (at time.Duration, ok bool)
 }
+
+// shareOf is one worker's part of a schedule split across processes:
+// its j-th slot is the whole schedule's slot j*N + r.
+type shareOf struct {
+	Schedule
+	w distributed.Worker
+}
+
+func (s shareOf) At(j uint64) (time.Duration, bool) { return s.Schedule.At(uint64(s.w.Nth(int64(j)))) }
 
 // DefaultWorkerCap bounds the workers an open-loop stream may grow to when
 // the workload sets no max_workers (--max-workers): past it, slots that

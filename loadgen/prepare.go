@@ -22,6 +22,10 @@ func (r *runState) prepareStream(ctx context.Context, s *streamRun, sp workload.
 	if err != nil {
 		return nil, err
 	}
+	// A run split across processes prepares each object once: this
+	// worker its contiguous part; the others' objects join its pool for
+	// reads once everyone is done (keyPool.adopt).
+	wk := r.cfg.Worker
 	switch {
 	case ks.Source != "":
 		items, err := corpus.Load(ctx, ks.Source, ks.Count)
@@ -30,17 +34,34 @@ func (r *runState) prepareStream(ctx context.Context, s *streamRun, sp workload.
 		}
 		r.wrote(space, sp.Data.Compress, corpusSizes(items))
 		store, pool := space.stores[0], space.pool
-		s.work.fixed = fixedWork{n: int64(len(items)), at: func(_ *worker, i int64) task {
-			return task{op: metrics.OpPut, store: store, key: space.prefix + items[i].Name, size: items[i].Size, src: &items[i], pool: pool}
+		lo, hi := wk.Range(int64(len(items)))
+		for i, it := range items {
+			if int64(i) < lo || int64(i) >= hi {
+				pool.foreign = append(pool.foreign, foreignKey{space.prefix + it.Name, it.Size})
+			}
+		}
+		s.work.fixed = fixedWork{n: hi - lo, at: func(_ *worker, i int64) task {
+			it := &items[lo+i]
+			return task{op: metrics.OpPut, store: store, key: space.prefix + it.Name, size: it.Size, src: it, pool: pool}
 		}}
 	case ks.Index != nil:
 		r.wrote(space, sp.Data.Compress, sp.Sizes())
-		s.work.fixed = space.enumerate(metrics.OpPut)
+		s.work.fixed = space.enumerate(metrics.OpPut, wk)
 	default:
 		r.wrote(space, sp.Data.Compress, sp.Sizes())
 		keys, store, pool := space.pool.plan(ks.Count), space.stores[0], space.pool
-		s.work.fixed = fixedWork{n: int64(len(keys)), at: func(w *worker, i int64) task {
-			return task{op: metrics.OpPut, store: store, key: keys[i], size: w.prepSize(), seed: keySeed(keys[i]), pool: pool}
+		lo, hi := wk.Range(int64(len(keys)))
+		if !wk.Solo() {
+			size := preparedSizes(sp.Sizes(), r.cfg.Seed)
+			for i, k := range keys {
+				if int64(i) < lo || int64(i) >= hi {
+					pool.foreign = append(pool.foreign, foreignKey{k, size(int64(i))})
+				}
+			}
+		}
+		s.work.fixed = fixedWork{n: hi - lo, at: func(w *worker, i int64) task {
+			k := keys[lo+i]
+			return task{op: metrics.OpPut, store: store, key: k, size: w.prepSize(lo + i), seed: keySeed(k), pool: pool}
 		}}
 	}
 	s.bounds = workload.Bounds{}
@@ -101,6 +122,11 @@ func (r *runState) mainStream(ctx context.Context, s *streamRun, sp workload.Str
 	}
 	if !s.work.mix.has(metrics.OpRangeGet) {
 		s.work.getRange = sp.RangeSize // no ranged op of its own: --range-size makes every GET ranged
+	}
+	for _, d := range s.work.ops {
+		if p := d.sp.pool; p != nil {
+			p.adopt() // the other workers' prepared objects, once its writers are known
+		}
 	}
 	for _, d := range s.work.ops {
 		d.refills = d.sp.pool != nil && s.putsInto(d.sp.pool)

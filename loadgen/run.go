@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/objbench/objbench/distributed"
 	"github.com/objbench/objbench/metrics"
 	"github.com/objbench/objbench/payload"
 	"github.com/objbench/objbench/result"
@@ -35,6 +36,15 @@ type Config struct {
 	MaxErrors int64
 	// NoCleanup skips cleanup stages, leaving the objects for a later run.
 	NoCleanup bool
+	// Worker is this process's part of a run split across processes
+	// (rank r of N): it runs its share of every stream's workers, rate
+	// and bounds, writes and deletes only keys of its own, and prepares
+	// its part of each key space; the zero value runs everything.
+	Worker distributed.Worker
+	// BeforeStep, if set, is called before each step (of every stage,
+	// cleanup and dispose included) and may block, to start the step with
+	// the other workers; an error stops the run (cleanup still runs).
+	BeforeStep func(ctx context.Context, st workload.Stage, step int) error
 	// OpenLoopHorizon is how long an op may take (the request timeout):
 	// an open-loop stream without max_workers grows to its peak rate times
 	// this many workers (WorkerCap). 0: DefaultOpenLoopHorizon.
@@ -175,15 +185,17 @@ func (r *runState) runStage(ctx, runCtx context.Context, st workload.Stage, out 
 		}
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.cfg.CleanupTimeout)
 		defer cancel()
-		if r.cfg.OnStep != nil {
-			r.cfg.OnStep(st, 0)
+		if err := r.beforeStep(cctx, st, 0); err != nil {
+			return err
 		}
 		var step result.Step
 		var err error
 		switch {
+		case st.Kind == result.KindDispose && r.cfg.Worker.Rank > 0:
+			step = result.Step{Stage: st.Name, Kind: string(st.Kind), Start: time.Now(), Notes: []string{"buckets are disposed of by worker 0"}}
 		case st.Kind == result.KindDispose:
 			step, err = r.dispose(cctx, st)
-		case !r.wroteAny.Load():
+		case !r.wroteAny.Load() && r.cfg.Worker.Solo():
 			// Nothing of this run was stored: deleting its keys would only
 			// send requests for objects that are not there.
 			step = result.Step{Stage: st.Name, Kind: string(st.Kind), Start: time.Now(), Notes: []string{"nothing was written: cleanup skipped"}}
@@ -197,15 +209,17 @@ func (r *runState) runStage(ctx, runCtx context.Context, st workload.Stage, out 
 		return err
 	}
 	for i := 0; i < st.Steps() && runCtx.Err() == nil; i++ {
-		if r.cfg.OnStep != nil {
-			r.cfg.OnStep(st, i)
+		if err := r.beforeStep(runCtx, st, i); err != nil {
+			return err
 		}
 		var step result.Step
 		var err error
-		switch st.Kind {
-		case workload.KindInit:
+		switch {
+		case st.Kind == workload.KindInit && r.cfg.Worker.Rank > 0:
+			step = result.Step{Stage: st.Name, Kind: string(st.Kind), Start: time.Now(), Notes: []string{"buckets are created by worker 0"}}
+		case st.Kind == workload.KindInit:
 			step, err = r.initBuckets(runCtx, st)
-		case workload.KindDelay:
+		case st.Kind == workload.KindDelay:
 			step = r.delay(runCtx, st)
 		default:
 			step, err = r.step(runCtx, st, i)
@@ -214,6 +228,19 @@ func (r *runState) runStage(ctx, runCtx context.Context, st workload.Stage, out 
 			return err
 		}
 		out.Steps = append(out.Steps, step)
+	}
+	return nil
+}
+
+// beforeStep meets the other workers (BeforeStep) and announces the step.
+func (r *runState) beforeStep(ctx context.Context, st workload.Stage, i int) error {
+	if r.cfg.BeforeStep != nil {
+		if err := r.cfg.BeforeStep(ctx, st, i); err != nil {
+			return fmt.Errorf("%s step %d: %w", st.Name, i+1, err)
+		}
+	}
+	if r.cfg.OnStep != nil {
+		r.cfg.OnStep(st, i)
 	}
 	return nil
 }
@@ -316,16 +343,31 @@ func (r *runState) newStream(ctx context.Context, kind workload.StageKind, sp wo
 	if err != nil {
 		return nil, err
 	}
-	s := &streamRun{name: sp.Name, run: r, bounds: sp.Bounds, workers: workers,
-		work: streamWork{block: block, seed: r.cfg.Seed + uint64(i), sizes: sp.Sizes(), sizeSeq: new(atomic.Uint64),
+	w := r.cfg.Worker
+	bounds := sp.Bounds
+	bounds.Ops, bounds.Bytes = w.Share(bounds.Ops), w.Share(bounds.Bytes)
+	if (sp.Bounds.Ops > 0 && bounds.Ops == 0) || (sp.Bounds.Bytes > 0 && bounds.Bytes == 0) {
+		return nil, nil // this worker's share of the stream is nothing
+	}
+	workers = int(w.Share(int64(workers)))
+	s := &streamRun{name: sp.Name, run: r, bounds: bounds, workers: workers,
+		work: streamWork{block: block, seed: r.cfg.Seed + uint64(i), sizes: sp.Sizes(), sizeSeq: new(atomic.Uint64), sizeSeed: r.cfg.Seed,
 			rangeSize: sp.RangeSize, partSize: sp.PartSize, verify: sp.Data.Verify, fsync: sp.Fsync}}
 	if s.work.partSize <= 0 {
 		s.work.partSize = workload.DefaultPartSize
 	}
 	if sp.Rate != nil && kind == workload.KindMain {
-		plan := NewRatePacer(*sp.Rate, r.cfg.Seed+uint64(i))
-		s.sched = newSchedule(plan, WorkerCap(*sp.Rate, workers, r.cfg.OpenLoopHorizon), r.cfg.Seed+uint64(i))
-		s.workers = min(s.workers, s.sched.maxWorkers)
+		// The schedule is the whole run's; this worker serves slots r, r+N...
+		var plan Schedule = NewRatePacer(*sp.Rate, r.cfg.Seed+uint64(i))
+		if !w.Solo() {
+			plan = shareOf{plan, w}
+		}
+		share := *sp.Rate
+		share.PerSec, share.To, share.MaxWorkers = share.PerSec/float64(w.N()), share.To/float64(w.N()), int(w.Share(int64(share.MaxWorkers)))
+		s.sched = newSchedule(plan, WorkerCap(share, max(workers, 1), r.cfg.OpenLoopHorizon), r.cfg.Seed+uint64(i))
+		s.workers = min(max(s.workers, 1), s.sched.maxWorkers)
+	} else if workers == 0 {
+		return nil, nil // fewer workers than processes: this one has none
 	}
 	if kind == workload.KindPrepare {
 		return r.prepareStream(ctx, s, sp)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/objbench/objbench/distributed"
 	"github.com/objbench/objbench/metrics"
 	"github.com/objbench/objbench/payload"
 	"github.com/objbench/objbench/storage"
@@ -65,6 +66,9 @@ func (r *runState) pool(ctx context.Context, st storage.Store, bucket, prefix st
 		return p, nil
 	}
 	p := newKeyPool(prefix, sizes.Min)
+	if w := r.cfg.Worker; !w.Solo() {
+		p.tag = "w" + strconv.Itoa(w.Rank) + "-"
+	}
 	if sizes.Kind != workload.SelConst || ks.Source != "" {
 		p.sizes = []int64{} // sizes vary: remember each object's
 	}
@@ -110,10 +114,24 @@ type opSampler struct {
 	size   func() int64
 }
 
-func (d *opDef) sampler(rng *rand.Rand) opSampler {
+func (d *opDef) sampler(rng *rand.Rand, wk distributed.Worker) opSampler {
 	s := opSampler{size: d.sizes.Sampler(rng, func() uint64 { return d.sizeSeq.Add(1) - 1 })}
 	if ks := d.sp.ks; ks.Index != nil {
 		s.index = ks.Index.Sampler(rng, func() uint64 { return d.idxSeq.Add(1) - 1 })
+		if writes := d.op == metrics.OpPut || d.op == metrics.OpDelete || d.op == metrics.OpMultipart; writes && !wk.Solo() {
+			draw, lo, n, r := s.index, ks.Index.Min, int64(wk.N()), int64(wk.Rank)
+			// Of a run split across processes, writes and deletes of
+			// numbered objects keep to this worker's numbers (lo+r,
+			// lo+r+N...): the drawn number moves down to the nearest one.
+			s.index = func() int64 {
+				x := draw()
+				x -= ((x-lo-r)%n + n) % n
+				if x < lo {
+					x += n
+				}
+				return x
+			}
+		}
 	}
 	n := int64(len(d.sp.stores))
 	switch {
@@ -140,8 +158,9 @@ func keySeed(key string) uint64 {
 }
 
 // enumerate is the fixed work of visiting every object of an index space
-// once (prepare, cleanup), buckets interleaved.
-func (sp *space) enumerate(op metrics.Op) fixedWork {
+// once (prepare, cleanup), buckets interleaved: of a run split across
+// processes, this worker's contiguous part.
+func (sp *space) enumerate(op metrics.Op, share distributed.Worker) fixedWork {
 	nb := int64(len(sp.stores))
 	idx := *sp.ks.Index
 	per := idx.Count()
@@ -149,11 +168,13 @@ func (sp *space) enumerate(op metrics.Op) fixedWork {
 	if per > 0 && total/nb != per {
 		total = 1 << 62 // absurdly many: the stream's bounds end it first
 	}
-	return fixedWork{n: total, at: func(w *worker, i int64) task {
+	lo, hi := share.Range(total)
+	return fixedWork{n: hi - lo, at: func(w *worker, i int64) task {
+		i += lo
 		key := sp.key(idx.At(i / nb))
 		t := task{op: op, store: sp.stores[i%nb], key: key, seed: keySeed(key)}
 		if op == metrics.OpPut {
-			t.size = w.prepSize()
+			t.size = w.prepSize(i)
 		}
 		return t
 	}}

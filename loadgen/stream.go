@@ -44,8 +44,9 @@ type streamWork struct {
 	fixed     fixedWork // prepare/cleanup: each task of a list once
 	sizes     workload.Selector
 	sizeSeq   *atomic.Uint64
-	getRange  int64 // GET reads ranges of this size (flags' --range-size)
-	rangeSize int64 // RANGE-GET reads ranges of this size
+	sizeSeed  uint64 // prepared object i's size is drawn from (sizeSeed, i): the same in every worker
+	getRange  int64  // GET reads ranges of this size (flags' --range-size)
+	rangeSize int64  // RANGE-GET reads ranges of this size
 	partSize  int64
 	verify    bool
 	fsync     bool

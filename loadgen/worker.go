@@ -10,6 +10,7 @@ import (
 	"github.com/objbench/objbench/metrics"
 	"github.com/objbench/objbench/payload"
 	"github.com/objbench/objbench/storage"
+	"github.com/objbench/objbench/workload"
 )
 
 // worker issues one stream's ops one at a time. It owns everything it
@@ -22,7 +23,7 @@ type worker struct {
 	body     *payload.Reader
 	checks   []*payload.Verifier // per op of the mix
 	samplers []opSampler
-	prepSize func() int64
+	prepSize func(i int64) int64 // the size of prepared object i
 	trace    storage.Trace
 	rg       storage.Range
 	parts    []storage.Part
@@ -49,12 +50,28 @@ func newWorker(s *streamRun, id int) *worker {
 		rng:  rand.New(rand.NewPCG(uint64(id)+1, s.work.seed)),
 		body: payload.NewReader(s.work.block),
 	}
-	w.prepSize = s.work.sizes.Sampler(w.rng, func() uint64 { return s.work.sizeSeq.Add(1) - 1 })
+	w.prepSize = preparedSizes(s.work.sizes, s.work.sizeSeed)
 	for _, d := range s.work.ops {
-		w.samplers = append(w.samplers, d.sampler(w.rng))
+		w.samplers = append(w.samplers, d.sampler(w.rng, s.run.cfg.Worker))
 		w.checks = append(w.checks, payload.NewVerifier(d.check))
 	}
 	return w
+}
+
+// preparedSizes draws prepared object i's size from its own seed, so every
+// worker of a split run knows the size of every object any of them wrote.
+func preparedSizes(sel workload.Selector, seed uint64) func(i int64) int64 {
+	if sel.Kind == workload.SelConst {
+		return func(int64) int64 { return sel.Min }
+	}
+	pcg := rand.NewPCG(seed, 0)
+	var idx uint64
+	draw := sel.Sampler(rand.New(pcg), func() uint64 { return idx })
+	return func(i int64) int64 {
+		idx = uint64(i)
+		pcg.Seed(seed, uint64(i))
+		return draw()
+	}
 }
 
 // closedLoop issues ops back to back until stop ends, the stream runs out

@@ -18,7 +18,7 @@ type opBucket struct {
 	errs    map[string]int64
 	// allocated on first use, then reused; resp only in open loop
 	lat, ttfb, resp *hdr.Histogram
-	ticks           *tickCounts
+	ticks           *result.TickCounts
 }
 
 func (b *opBucket) empty() bool {
@@ -34,7 +34,7 @@ func (b *opBucket) reset() {
 		}
 	}
 	if b.ticks != nil {
-		*b.ticks = tickCounts{}
+		*b.ticks = result.TickCounts{}
 	}
 }
 
@@ -121,11 +121,11 @@ func (r *Recorder) Record(res *Result) {
 	} else {
 		b.bytes += res.Bytes
 		if b.ticks == nil {
-			b.ticks = new(tickCounts)
+			b.ticks = new(result.TickCounts)
 		}
 		t := &b.ticks[tickOf(at)]
-		t.ok++
-		t.bytes += res.Bytes
+		t.OK++
+		t.Bytes += res.Bytes
 		b.lat = recordInto(b.lat, res.End.Sub(res.Start))
 		if !res.FirstByte.IsZero() {
 			b.ttfb = recordInto(b.ttfb, res.FirstByte.Sub(res.Start))

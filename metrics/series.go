@@ -95,11 +95,11 @@ func (s *Series) absorb(slot *secSlot) {
 		}
 		if src.ticks != nil {
 			if dst.ticks == nil {
-				dst.ticks = new(tickCounts)
+				dst.ticks = new(result.TickCounts)
 			}
 			for k, c := range src.ticks {
-				dst.ticks[k].ok += c.ok
-				dst.ticks[k].bytes += c.bytes
+				dst.ticks[k].OK += c.OK
+				dst.ticks[k].Bytes += c.Bytes
 			}
 		}
 		h := &hist.ops[i]
@@ -233,7 +233,7 @@ func (st *secState) record(t int64, ticks bool) result.Second {
 		o := result.OpSecond{Op: Op(op).String(), Ops: b.ops, Bytes: b.bytes, Errors: b.errs,
 			Latency: st.encoded[op][0], TTFB: st.encoded[op][1], Response: st.encoded[op][2], Dropped: b.dropped}
 		if ticks {
-			o.Ticks = b.ticks.export()
+			o.Ticks = b.ticks.Export()
 		}
 		sec.Ops = append(sec.Ops, o)
 	}

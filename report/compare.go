@@ -147,7 +147,11 @@ func Compare(base *result.Run, others ...*result.Run) *Comparison {
 	c := &Comparison{}
 	index := map[rowKey]int{}
 	for i, r := range runs {
-		c.Labels = append(c.Labels, r.RunID)
+		label := r.RunID
+		if p := r.Partial(); p != "" {
+			label += " (partial " + p + ")"
+		}
+		c.Labels = append(c.Labels, label)
 		c.MultiStream = c.MultiStream || multiStream(r)
 		for _, x := range rows(r) {
 			k := rowKey{x.step.Stage, x.step.Step, x.stream.Name, x.t.Op}

@@ -47,6 +47,7 @@ func WriteTable(w io.Writer, r *result.Run) error {
 		return err
 	}
 	all := rows(r)
+	writeWorkers(w, r)
 	writeTTFB(w, all)
 	writeResponse(w, all)
 	writeErrors(w, all)

@@ -3,6 +3,7 @@ package result
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -42,6 +43,57 @@ type Run struct {
 	// System is the per-second system timeline and the verdict; absent
 	// when the machine was not watched.
 	System *System `json:"system,omitempty"`
+	// Worker says this file is one worker's part of a run split across
+	// processes; Merge combines the parts into one Run with Workers set.
+	Worker  *Worker  `json:"worker,omitempty"`
+	Workers *Workers `json:"workers,omitempty"`
+}
+
+// Worker is one process of a run split across processes.
+type Worker struct {
+	Rank   int    `json:"rank"`
+	Size   int    `json:"size"`
+	Engine string `json:"engine,omitempty"` // what launched it: "Open MPI", "Slurm"...
+	// ClockOffset is how far the store's clock was ahead of this
+	// worker's (store = local + offset), known within ClockError; merge
+	// puts every worker's seconds on the store's clock with it.
+	ClockOffset time.Duration `json:"clock_offset_ns"`
+	ClockError  time.Duration `json:"clock_error_ns"`
+}
+
+// Workers is a merged run's account of its parts.
+type Workers struct {
+	Size  int            `json:"size"`  // workers the run had
+	Parts []WorkerResult `json:"parts"` // those merged, by rank
+	// Missing are the ranks without a result; Failed those whose run
+	// failed, was interrupted or ended short. A merge without all of
+	// them is partial.
+	Missing []int `json:"missing,omitempty"`
+	Failed  []int `json:"failed,omitempty"`
+}
+
+// WorkerResult is one worker's own figures in a merged run, so that one
+// slow client shows.
+type WorkerResult struct {
+	Worker
+	Host    string    `json:"host"`
+	File    string    `json:"file,omitempty"`
+	Ops     int64     `json:"ops"`       // main steps, issued
+	Errors  int64     `json:"errors"`    // main steps
+	OpsPerS float64   `json:"ops_per_s"` // main steps, over their windows
+	P99us   int64     `json:"p99_us"`    // main steps, all ops
+	Verdict string    `json:"verdict,omitempty"`
+	Ended   string    `json:"ended,omitempty"` // why its run ended, when not done
+	Start   time.Time `json:"start"`
+}
+
+// Partial says "k/N" when a merged run lacks workers or holds failed
+// ones, "" otherwise.
+func (r *Run) Partial() string {
+	if r.Workers == nil || (len(r.Workers.Missing) == 0 && len(r.Workers.Failed) == 0) {
+		return ""
+	}
+	return strconv.Itoa(len(r.Workers.Parts)-len(r.Workers.Failed)) + "/" + strconv.Itoa(r.Workers.Size)
 }
 
 // Tool identifies the program that wrote the result.

@@ -59,6 +59,38 @@ type Ticks struct {
 	Bytes []int64 `json:"bytes"`
 }
 
+// TickCounts is one op's successful ops and their bytes per tick of one
+// second, as they are counted.
+type TickCounts [TicksPerSecond]struct{ OK, Bytes int64 }
+
+// Export is the counts in a result file's form: trailing zero ticks left
+// out; nil when all are zero.
+func (tc *TickCounts) Export() *Ticks {
+	if tc == nil {
+		return nil
+	}
+	nOK, nBytes := 0, 0 // lengths up to the last non-zero tick
+	for i, c := range tc {
+		if c.OK != 0 {
+			nOK = i + 1
+		}
+		if c.Bytes != 0 {
+			nBytes = i + 1
+		}
+	}
+	if nOK == 0 && nBytes == 0 {
+		return nil
+	}
+	t := &Ticks{OK: make([]int64, nOK), Bytes: make([]int64, nBytes)}
+	for i := range nOK {
+		t.OK[i] = tc[i].OK
+	}
+	for i := range nBytes {
+		t.Bytes[i] = tc[i].Bytes
+	}
+	return t
+}
+
 // sum adds the ticks from..to-1 (indices within the second).
 func (t *Ticks) sum(from, to int) (ok, bytes int64) {
 	for i := max(from, 0); i < to && i < len(t.OK); i++ {

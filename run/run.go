@@ -8,6 +8,7 @@ import (
 	"net"
 	"time"
 
+	"github.com/objbench/objbench/distributed"
 	"github.com/objbench/objbench/loadgen"
 	"github.com/objbench/objbench/payload"
 	"github.com/objbench/objbench/report/live"
@@ -47,6 +48,15 @@ type Options struct {
 	// Note receives what the run has to say besides its result (the
 	// machine cannot be watched...); nil: silence.
 	Note func(format string, a ...any)
+	// Worker makes this process one worker of a run split across
+	// processes (RunID must then be the same for all); Engine names what
+	// launched it. The workers meet through the store before every step
+	// (within RendezvousTimeout, default 2 min) and refuse to start when
+	// their clocks disagree by more than MaxSkew (0: no limit).
+	Worker            distributed.Worker
+	Engine            string
+	RendezvousTimeout time.Duration
+	MaxSkew           time.Duration
 }
 
 // Run runs sp on tgt and returns its result, also when it fails part way
@@ -86,15 +96,22 @@ func Run(ctx context.Context, sp workload.Spec, tgt *Target, o Options) (*result
 	if !o.NoWatch {
 		w = startWatch(ctx, res.Target, o.LinkSpeed, onSample, note)
 	}
+	meet, err := rendezvous(ctx, tgt, res, o)
+	if err != nil {
+		closeWatch(w, res)
+		return nil, err
+	}
 	cfg := loadgen.Config{Store: tgt.Store, Spec: sp, Namespace: res.Target.Namespace, Block: block, Seed: o.Seed,
+		Worker: o.Worker, BeforeStep: meet.beforeStep,
 		Grace: o.Grace, CleanupTimeout: o.CleanupTimeout, MaxErrors: o.MaxErrors, NoCleanup: o.NoCleanup,
 		OpenLoopHorizon: o.OpenLoopHorizon, OpenBucket: tgt.BucketOpener(max(o.MaxConns, 1)),
 		OnStep: o.OnStep, StepStarted: w.stepStarted, OnSecond: o.OnSecond}
 	hookLive(&cfg, view)
 	out, runErr := loadgen.Run(ctx, cfg)
+	meet.leave(ctx)
 	res.Finished = time.Now()
 	if out == nil {
-		w.finish(res)
+		closeWatch(w, res)
 		return nil, runErr
 	}
 	res.Steps, res.Interrupted, res.Aborted, res.CleanedUp = out.Steps, out.Interrupted, out.Aborted, out.CleanedUp
@@ -105,6 +122,8 @@ func Run(ctx context.Context, sp workload.Spec, tgt *Target, o Options) (*result
 	}
 	return res, runErr
 }
+
+func closeWatch(w *watch, res *result.Run) { w.finish(res) }
 
 // hookLive feeds v from the run's hooks, after the ones already set.
 func hookLive(cfg *loadgen.Config, v *live.View) {

@@ -115,3 +115,10 @@ type ConnCounter interface {
 	// requests were sent in total since the store was created.
 	ConnStats() (dialed, requests uint64)
 }
+
+// Clock is a store that can say what time it is where it runs (an HTTP
+// store: its Date header, to the second), for workers on several machines
+// to agree on instants.
+type Clock interface {
+	ServerTime(ctx context.Context) (sent, received, server time.Time, err error)
+}

@@ -44,6 +44,7 @@ type benchOptions struct {
 	ramp        time.Duration
 	maxWorkers  int
 	listen      string // --listen: serve the live view here
+	dist        workerOptions
 }
 
 func (o *benchOptions) register(f *pflag.FlagSet, op string) {
@@ -67,7 +68,8 @@ func (o *benchOptions) register(f *pflag.FlagSet, op string) {
 		o.corpus.register(f, "prepare")
 		f.IntVar(&o.corpus.maxObjects, "max-objects", 0, "with --from-dir/--from-git: prepare at most this many objects (default: all)")
 	}
-	f.StringVarP(&o.out, "out", "o", "", "result file (default objbench-results/RUN-ID.json)")
+	f.StringVarP(&o.out, "out", "o", "", "result file (default objbench-results/RUN-ID.json); a directory ending in / holds RUN-ID.json "+
+		"(a worker's: RUN-ID/worker-R.json); s3://BUCKET/PREFIX/ uploads it there too, through the target's endpoint and credentials")
 	f.StringVar(&o.csv, "csv", "", "also write the table as CSV to this file")
 	f.StringVar(&o.html, "html", "", "also write the report as one self-contained HTML page with charts")
 	f.Int64Var(&o.maxErrors, "max-errors", 0, "stop the run after this many failed ops (default: never)")
@@ -83,6 +85,7 @@ func (o *benchOptions) register(f *pflag.FlagSet, op string) {
 	f.IntVar(&o.maxWorkers, "max-workers", 0, "with --rate: the most workers the schedule may grow to; a slot finding them all busy is dropped "+
 		"(default: the peak rate times --request-timeout, or 10s, capped at 10000; --concurrency workers start at once)")
 	f.StringVar(&o.listen, "listen", "", "while the run goes, serve a live page, its event stream and Prometheus /metrics on this address (127.0.0.1:8080; port 0 picks one)")
+	o.dist.register(f)
 	if op == "mixed" || op == "run" {
 		f.StringVar(&o.mix, "mix", "get=45,put=15,stat=25,delete=10,list=5", "op weights for the mixed workload")
 	}

@@ -132,6 +132,7 @@ Every run prints a latency/throughput table and writes a result file
 	root.AddCommand(newSelftestCommand(env))
 	root.AddCommand(newSaturateCommand(env))
 	root.AddCommand(newToolsCommand(env))
+	root.AddCommand(newMergeCommand(env))
 	return root
 }
 

@@ -30,13 +30,21 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 	if len(o.target.targets) > 1 {
 		return runTargets(ctx, env, o, sp)
 	}
-	runID := run.NewRunID()
-	ln, err := listenLive(o.listen) // a bad --listen stops the run before any work
+	wk, engine, runID, err := o.dist.resolve(env)
 	if err != nil {
 		return err
 	}
-	if o.out == "" {
-		o.out = filepath.Join("objbench-results", runID+".json")
+	if runID == "" {
+		runID = run.NewRunID()
+	}
+	place, err := placeResult(o.out, runID, wk)
+	if err != nil {
+		return err
+	}
+	o.out = place.local
+	ln, err := listenLive(o.listen) // a bad --listen stops the run before any work
+	if err != nil {
+		return err
 	}
 	maxConc := maxConcurrency(sp, o.target.timeout)
 	tgt, err := o.target.open(ctx, env, maxConc, note)
@@ -66,6 +74,7 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 	opts := run.Options{RunID: runID, Seed: o.seed, Tool: result.Tool{Name: "objbench", Version: version()},
 		Grace: o.grace, MaxErrors: o.maxErrors, NoCleanup: o.noCleanup, OpenLoopHorizon: o.target.timeout,
 		MaxConns: maxConc, LinkSpeed: o.linkBps, Live: ln, Note: note,
+		Worker: wk, Engine: engine, RendezvousTimeout: o.dist.rendezvousTO, MaxSkew: o.dist.maxSkew,
 		OnStep: func(st workload.Stage, i int) { note("%s", describeStep(st, i)) }}
 	prog := withProgress(env, o.quiet, &opts)
 	res, runErr := run.Run(ctx, sp, tgt, opts)
@@ -73,7 +82,17 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 	if res == nil {
 		return runErr
 	}
-	return finish(env, o, res, o.out, runErr, note)
+	if !wk.Solo() && res.Worker != nil {
+		note("worker %v of run %s (%s); the store's clock is %v ahead of this one (±%v)", wk, runID, engine,
+			res.Worker.ClockOffset.Round(time.Millisecond), res.Worker.ClockError.Round(time.Millisecond))
+	}
+	err = finish(env, o, res, o.out, runErr, note)
+	if where, uerr := place.upload(context.WithoutCancel(ctx), tgt, res); uerr != nil {
+		return errors.Join(err, uerr)
+	} else if where != "" {
+		note("result uploaded: %s", where)
+	}
+	return err
 }
 
 // maxConcurrency is the most workers any stream of sp may run at once

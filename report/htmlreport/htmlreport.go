@@ -180,6 +180,13 @@ func facts(r *result.Run) [][2]string {
 			m.Kernel, m.CPUs, m.CPUModel, report.Bytes(float64(m.MemoryBytes)))},
 		{"go", m.GoVersion},
 	}
+	if ws := r.Workers; ws != nil {
+		w := fmt.Sprintf("%d of %d merged", len(ws.Parts), ws.Size)
+		if p := r.Partial(); p != "" {
+			w += ", PARTIAL " + p
+		}
+		f = append(f, [2]string{"workers", w})
+	}
 	switch {
 	case r.Interrupted:
 		f = append(f, [2]string{"outcome", "interrupted"})

@@ -1,0 +1,202 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/objbench/objbench/result"
+	"github.com/objbench/objbench/storage"
+)
+
+type mergeOptions struct {
+	target     targetOptions
+	out        string
+	csv, html  string
+	requireAll bool
+	quiet      bool
+}
+
+func newMergeCommand(env Env) *cobra.Command {
+	o := &mergeOptions{}
+	cmd := &cobra.Command{
+		Use:   "merge DIR | s3://BUCKET/PREFIX/ | RESULT.json...",
+		Short: "Merge the result files of a run's workers into one result, exactly",
+		Long: `Merge the result files that the workers of one run wrote (objbench run or
+an op command with --worker, launched by mpirun, srun, a Kubernetes Indexed
+Job or a loop over ssh) into one result file, as if one process had run the
+whole: per-second records are put on the store's clock (each worker's
+measured offset applied) and summed, HDR histograms merged, the window is
+the part every worker measured, and every rate and percentile is computed
+again from the merged records, never averaged.
+
+A missing worker, or one whose run failed or was cut short, makes the
+result "partial k/N"; report, compare and the HTML page show it, and
+--require-all makes it an error. The merged file is an ordinary result file:
+report, compare, report --html and merge itself read it.`,
+		Example: `  objbench merge objbench-results/RUN-ID/ -o merged.json
+  objbench merge s3://results/runs/RUN-ID/ --endpoint-url http://10.0.0.5:9000 -o merged.json
+  objbench merge worker-0.json worker-1.json worker-2.json --require-all`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usagef("merge needs the workers' results: a directory, s3://BUCKET/PREFIX/ or result files")
+			}
+			return runMerge(cmd.Context(), env, o, args)
+		},
+	}
+	f := cmd.Flags()
+	o.target.register(f)
+	f.StringVarP(&o.out, "out", "o", "", "merged result file (default objbench-results/RUN-ID-merged.json)")
+	f.StringVar(&o.csv, "csv", "", "also write the merged table as CSV")
+	f.StringVar(&o.html, "html", "", "also write the merged report as an HTML page")
+	f.BoolVar(&o.requireAll, "require-all", false, "fail (exit 1) unless every worker's result is there and ended well")
+	f.BoolVarP(&o.quiet, "quiet", "q", false, "print only the latency/throughput table")
+	return cmd
+}
+
+func runMerge(ctx context.Context, env Env, o *mergeOptions, args []string) error {
+	runs, names, err := readResults(ctx, env, o, args)
+	if err != nil {
+		return err
+	}
+	merged, err := result.Merge(runs, names)
+	if err != nil {
+		return usageError{err}
+	}
+	out := o.out
+	if out == "" {
+		out = filepath.Join("objbench-results", merged.RunID+"-merged.json")
+	}
+	if err := result.Write(out, merged); err != nil {
+		return fmt.Errorf("write %s: %w", out, err)
+	}
+	bo := &benchOptions{csv: o.csv, html: o.html, quiet: o.quiet}
+	if err := finish(env, bo, merged, out, nil, notes(env, o.quiet)); err != nil {
+		return err
+	}
+	if p := merged.Partial(); p != "" && o.requireAll {
+		return fmt.Errorf("partial result %s: missing workers %v, failed %v (--require-all)", p, merged.Workers.Missing, merged.Workers.Failed)
+	}
+	return nil
+}
+
+// readResults decodes every input, in parallel: directories are walked for
+// .json files, s3://BUCKET/PREFIX/ is listed through the target flags'
+// endpoint and credentials.
+func readResults(ctx context.Context, env Env, o *mergeOptions, args []string) ([]*result.Run, []string, error) {
+	type source struct {
+		name string
+		read func() ([]byte, error)
+	}
+	var srcs []source
+	for _, a := range args {
+		switch st, err := os.Stat(a); {
+		case strings.HasPrefix(a, "s3://"):
+			objs, err := bucketResults(ctx, env, o, a)
+			if err != nil {
+				return nil, nil, err
+			}
+			for _, obj := range objs {
+				srcs = append(srcs, source{obj.name, obj.read})
+			}
+		case err != nil:
+			return nil, nil, usagef("%v", err)
+		case st.IsDir():
+			var files []string
+			_ = filepath.WalkDir(a, func(p string, d os.DirEntry, err error) error {
+				if err == nil && !d.IsDir() && strings.HasSuffix(p, ".json") {
+					files = append(files, p)
+				}
+				return nil
+			})
+			if len(files) == 0 {
+				return nil, nil, usagef("%s holds no .json result files", a)
+			}
+			sort.Strings(files)
+			for _, f := range files {
+				srcs = append(srcs, source{f, func() ([]byte, error) { return os.ReadFile(f) }})
+			}
+		default:
+			srcs = append(srcs, source{a, func() ([]byte, error) { return os.ReadFile(a) }})
+		}
+	}
+	runs := make([]*result.Run, len(srcs))
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i, s := range srcs {
+		g.Go(func() error {
+			b, err := s.read()
+			if err == nil {
+				runs[i], err = result.Decode(bytes.NewReader(b))
+			}
+			if err != nil {
+				return usagef("%s: %v", s.name, err)
+			}
+			return nil
+		})
+	}
+	names := make([]string, len(srcs))
+	for i, s := range srcs {
+		names[i] = s.name
+	}
+	return runs, names, g.Wait()
+}
+
+type bucketObject struct {
+	name string
+	read func() ([]byte, error)
+}
+
+// bucketResults downloads the .json results under an s3:// prefix.
+func bucketResults(ctx context.Context, env Env, o *mergeOptions, where string) ([]bucketObject, error) {
+	bucket, prefix, _ := strings.Cut(strings.TrimPrefix(where, "s3://"), "/")
+	if bucket == "" {
+		return nil, usagef("bad %q: want s3://BUCKET/PREFIX/", where)
+	}
+	t := o.target
+	t.bucket = bucket
+	tgt, err := t.open(ctx, env, 8, notes(env, true))
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = tgt.Close(context.WithoutCancel(ctx)) }()
+	var keys []string
+	err = tgt.Store.List(ctx, prefix, func(info storage.ObjectInfo) error {
+		if !strings.HasPrefix(info.Key, prefix) {
+			return fmt.Errorf("the store listed %q under %q: a listing that ignores its prefix", info.Key, prefix)
+		}
+		if strings.HasSuffix(info.Key, ".json") {
+			keys = append(keys, info.Key)
+		}
+		return nil
+	})
+	if err == nil && len(keys) == 0 {
+		err = usagef("no .json result files under %s", where)
+	}
+	if err != nil {
+		return nil, err
+	}
+	objs := make([]bucketObject, len(keys))
+	var g errgroup.Group
+	g.SetLimit(8)
+	for i, key := range keys {
+		g.Go(func() error {
+			var buf bytes.Buffer
+			if _, err := tgt.Store.Get(ctx, key, storage.GetOptions{}, &buf); err != nil {
+				return fmt.Errorf("s3://%s/%s: %w", bucket, key, err)
+			}
+			b := buf.Bytes()
+			objs[i] = bucketObject{name: "s3://" + bucket + "/" + key, read: func() ([]byte, error) { return b, nil }}
+			return nil
+		})
+	}
+	return objs, g.Wait()
+}

@@ -1,0 +1,277 @@
+package result
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+)
+
+// part is one input of a merge: a worker's file, or a merged file that
+// already holds several workers.
+type part struct {
+	run   *Run
+	ranks []int
+	size  int
+	skew  time.Duration // the store's clock minus this file's
+}
+
+func partOf(r *Run) (part, error) {
+	switch {
+	case r.Workers != nil:
+		p := part{run: r, size: r.Workers.Size}
+		for _, w := range r.Workers.Parts {
+			p.ranks = append(p.ranks, w.Rank)
+		}
+		return p, nil // a merged file's times are the store's already
+	case r.Worker != nil:
+		return part{run: r, ranks: []int{r.Worker.Rank}, size: r.Worker.Size, skew: r.Worker.ClockOffset}, nil
+	}
+	return part{run: r, ranks: []int{0}, size: 1}, nil // a local run: the one worker of its run
+}
+
+// Merge combines the result files of a run's workers into one result, as
+// if one process had run the whole: per-second records are put on the
+// store's clock (each worker's offset applied) and summed, histograms
+// merged, the window is the part every worker measured, and every rate and
+// percentile is recomputed from the merged records, never averaged. A
+// merge that lacks workers, or holds a worker whose run did not end well,
+// is partial (Run.Partial).
+func Merge(runs []*Run, files []string) (*Run, error) {
+	if len(runs) == 0 {
+		return nil, errors.New("merge: no result files")
+	}
+	parts, err := checkParts(runs)
+	if err != nil {
+		return nil, err
+	}
+	first := parts[0].run
+	steps := 0
+	for _, p := range parts {
+		steps = max(steps, len(p.run.Steps))
+	}
+	out := &Run{RunInfo: first.RunInfo, Machine: first.Machine, Target: first.Target, Spec: first.Spec, CleanedUp: true,
+		Workers: &Workers{Size: parts[0].size}}
+	out.Schema = Version
+	for i, p := range parts {
+		r := p.run
+		out.Started = earliest(out.Started, r.Started.Add(p.skew))
+		out.Finished = latest(out.Finished, r.Finished.Add(p.skew))
+		out.Interrupted = out.Interrupted || r.Interrupted
+		if out.Aborted == "" {
+			out.Aborted, out.AbortDetail = r.Aborted, r.AbortDetail
+		}
+		out.CleanedUp = out.CleanedUp && r.CleanedUp
+		file := ""
+		if i < len(files) {
+			file = files[i]
+		}
+		out.Workers.Parts = append(out.Workers.Parts, workerResults(p, file, steps)...)
+	}
+	sort.Slice(out.Workers.Parts, func(i, j int) bool { return out.Workers.Parts[i].Rank < out.Workers.Parts[j].Rank })
+	have := map[int]bool{}
+	for _, w := range out.Workers.Parts {
+		have[w.Rank] = true
+		if w.Ended != "" {
+			out.Workers.Failed = append(out.Workers.Failed, w.Rank)
+		}
+	}
+	for r := range out.Workers.Size {
+		if !have[r] {
+			out.Workers.Missing = append(out.Workers.Missing, r)
+		}
+	}
+	if out.Steps, err = mergeSteps(parts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// checkParts orders the inputs and refuses what cannot be one run:
+// different run ids or sizes, a rank given twice.
+func checkParts(runs []*Run) ([]part, error) {
+	var parts []part
+	seen := map[int]bool{}
+	for _, r := range runs {
+		p, err := partOf(r)
+		if err != nil {
+			return nil, err
+		}
+		if len(parts) > 0 {
+			if r.RunID != parts[0].run.RunID {
+				return nil, fmt.Errorf("merge: run %s and run %s are different runs", parts[0].run.RunID, r.RunID)
+			}
+			if p.size != parts[0].size {
+				return nil, fmt.Errorf("merge: run %s has workers of %d and of %d", r.RunID, parts[0].size, p.size)
+			}
+		}
+		for _, rank := range p.ranks {
+			if seen[rank] {
+				return nil, fmt.Errorf("merge: worker %d of run %s is given twice", rank, r.RunID)
+			}
+			seen[rank] = true
+		}
+		parts = append(parts, p)
+	}
+	sort.Slice(parts, func(i, j int) bool { return parts[i].ranks[0] < parts[j].ranks[0] })
+	return parts, nil
+}
+
+// workerResults is a part's line(s) in the merged run's workers table.
+func workerResults(p part, file string, steps int) []WorkerResult {
+	r := p.run
+	if r.Workers != nil {
+		return r.Workers.Parts
+	}
+	w := WorkerResult{Host: r.Machine.Hostname, File: file}
+	if r.Worker != nil {
+		w.Worker = *r.Worker
+	} else {
+		w.Size = 1
+	}
+	var lat []string
+	for si, st := range r.Steps {
+		if st.Kind != KindMain {
+			continue
+		}
+		if w.Start.IsZero() {
+			w.Start = st.Start.Add(p.skew)
+		}
+		for _, s := range st.Streams {
+			for _, t := range s.Totals {
+				w.Ops += t.Ops
+				w.Errors += t.Ops - t.OK
+				w.OpsPerS += t.OpsPerSec
+			}
+			for _, sec := range s.Seconds {
+				for _, o := range sec.Ops {
+					if o.Latency != "" {
+						lat = append(lat, o.Latency)
+					}
+				}
+			}
+		}
+		if r.System != nil {
+			for _, v := range r.System.Verdicts {
+				if v.Step == si && len(v.Findings) > 0 && w.Verdict == "" {
+					w.Verdict = v.Findings[0].Kind
+				}
+			}
+		}
+	}
+	var h = NewHistogram()
+	for _, enc := range lat {
+		if d, err := DecodeHistogram(enc); err == nil {
+			h.Merge(d)
+		}
+	}
+	w.P99us = h.ValueAtQuantile(99)
+	switch {
+	case r.Interrupted:
+		w.Ended = "interrupted"
+	case r.Aborted != "":
+		w.Ended = "stopped early: " + r.Aborted
+	case len(r.FailedMainSteps()) > 0:
+		w.Ended = "every op failed in " + strings.Join(r.FailedMainSteps(), ", ")
+	case len(r.Steps) < steps:
+		w.Ended = fmt.Sprintf("ended after %d of %d steps", len(r.Steps), steps)
+	}
+	return []WorkerResult{w}
+}
+
+// mergeSteps merges the parts' steps, which ran in lock-step: step k of
+// every part is one step. A part that has fewer steps (it failed or was
+// cut short) adds to the steps it has.
+func mergeSteps(parts []part) ([]Step, error) {
+	n := 0
+	for _, p := range parts {
+		n = max(n, len(p.run.Steps))
+	}
+	out := make([]Step, 0, n)
+	for k := range n {
+		var steps []*Step
+		var skews []time.Duration
+		for _, p := range parts {
+			if k < len(p.run.Steps) {
+				steps = append(steps, &p.run.Steps[k])
+				skews = append(skews, p.skew)
+			}
+		}
+		st, err := mergeStep(steps, skews)
+		if err != nil {
+			return nil, fmt.Errorf("step %d: %w", k+1, err)
+		}
+		out = append(out, st)
+	}
+	return out, nil
+}
+
+// mergeStep merges one step of several parts on the store's clock.
+func mergeStep(steps []*Step, skews []time.Duration) (Step, error) {
+	out := *steps[0]
+	out.Streams, out.Notes = nil, nil
+	start := steps[0].Start.Add(skews[0])
+	for i, s := range steps {
+		start = earliest(start, s.Start.Add(skews[i]))
+	}
+	shifts := make([]int64, len(steps)) // each part's start after the merged one, in ticks
+	var end time.Time
+	out.CPUUser, out.CPUSys, out.ConnsDialed, out.Requests, out.Synced = 0, 0, 0, 0, 0
+	for i, s := range steps {
+		abs := s.Start.Add(skews[i])
+		shifts[i] = int64(math.Round(float64(abs.Sub(start)) / float64(Tick)))
+		end = latest(end, abs.Add(s.Elapsed))
+		out.CPUUser += s.CPUUser
+		out.CPUSys += s.CPUSys
+		out.ConnsDialed += s.ConnsDialed
+		out.Requests += s.Requests
+		out.Synced = max(out.Synced, s.Synced)
+		for _, n := range s.Notes {
+			if !slices.Contains(out.Notes, n) {
+				out.Notes = append(out.Notes, n)
+			}
+		}
+	}
+	out.Start, out.Elapsed = start, end.Sub(start)
+	var names []string
+	byName := map[string][]int{} // stream name -> indices into steps
+	for i, s := range steps {
+		for j, str := range s.Streams {
+			if _, ok := byName[str.Name]; !ok {
+				names = append(names, str.Name)
+			}
+			byName[str.Name] = append(byName[str.Name], i<<16|j)
+		}
+	}
+	for _, name := range names {
+		var streams []*Stream
+		var sh []int64
+		for _, ij := range byName[name] {
+			streams = append(streams, &steps[ij>>16].Streams[ij&0xffff])
+			sh = append(sh, shifts[ij>>16])
+		}
+		s, err := mergeStream(streams, sh)
+		if err != nil {
+			return Step{}, fmt.Errorf("stream %s: %w", name, err)
+		}
+		out.Streams = append(out.Streams, s)
+	}
+	return out, nil
+}
+
+func earliest(a, b time.Time) time.Time {
+	if a.IsZero() || b.Before(a) {
+		return b
+	}
+	return a
+}
+
+func latest(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
