@@ -22,8 +22,8 @@ type MinIO struct {
 	SecretKey string
 }
 
-// minioBinary finds the server: $OBJBENCH_MINIO, then GOPATH/bin, then PATH.
-func minioBinary() (string, error) {
+// MinIOBinary finds the server: $OBJBENCH_MINIO, then GOPATH/bin, then PATH.
+func MinIOBinary() (string, error) {
 	if p := os.Getenv("OBJBENCH_MINIO"); p != "" {
 		return p, nil
 	}
@@ -41,7 +41,7 @@ func minioBinary() (string, error) {
 // it), in which case a missing server fails the test.
 func StartMinIO(tb testing.TB) *MinIO {
 	tb.Helper()
-	bin, err := minioBinary()
+	bin, err := MinIOBinary()
 	if err != nil {
 		if os.Getenv("OBJBENCH_REQUIRE_MINIO") != "" {
 			tb.Fatalf("MinIO is required but not installed: run scripts/install-minio.sh (%v)", err)
