@@ -175,3 +175,29 @@ func TestWorkersReadEveryPreparedObject(t *testing.T) {
 		t.Errorf("only %d of 900 reads were of objects another worker prepared", foreign)
 	}
 }
+
+// A COSBench work bound to a driver runs whole on that driver's worker;
+// works without one are shared.
+func TestDriversRunTheirWorksWhole(t *testing.T) {
+	l := newLedger()
+	work := func(name, driver string, ops int64) workload.Stream {
+		return workload.Stream{Name: name, Driver: driver, Concurrency: []int{2}, Bounds: workload.Bounds{Ops: ops, Duration: 20 * time.Second},
+			Mix: []workload.OpWeight{{Op: "put", Weight: 1}}, Size: 100, Objects: workload.KeySpace{Prefix: name + "/"}}
+	}
+	sp := workload.Spec{Stages: []workload.Stage{{Name: "main", Kind: workload.KindMain, Streams: []workload.Stream{
+		work("a", "driver1", 30), work("b", "driver2", 20), work("shared", "", 40)}}}}
+	outs, errs := runWorkers(t, l, sp, 2)
+	want := []map[string]int64{{"a": 30, "shared": 20}, {"b": 20, "shared": 20}}
+	for w := range 2 {
+		if errs[w] != nil {
+			t.Fatalf("worker %d: %v", w, errs[w])
+		}
+		got := map[string]int64{}
+		for _, s := range outs[w].Steps[0].Streams {
+			got[s.Name] = s.Totals[0].Ops
+		}
+		if len(got) != len(want[w]) || got["a"] != want[w]["a"] || got["b"] != want[w]["b"] || got["shared"] != want[w]["shared"] {
+			t.Errorf("worker %d ran %v, want %v", w, got, want[w])
+		}
+	}
+}

@@ -91,6 +91,7 @@ type runState struct {
 	maxErrors   int64
 	errors      atomic.Int64
 	wroteAny    atomic.Bool // a write of this run succeeded: there is something to clean up
+	drivers     map[string]int // COSBench drivers' ranks (workload.Spec.DriverRanks)
 	watch       *errorWatch // the running step's failure policy, if any
 	mu          sync.Mutex
 	abortWhy    string
@@ -137,7 +138,8 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 	runCtx, abortAll := context.WithCancel(ctx)
 	defer abortAll()
 	r := &runState{cfg: cfg, pools: map[string]*keyPool{}, stores: map[string]storage.Store{}, created: map[string]bool{}, removed: map[string]bool{},
-		blocks: map[float64]*payload.Block{}, ratios: map[string]float64{}, written: map[string][2]int64{}, maxErrors: cfg.MaxErrors, abortAll: abortAll}
+		blocks: map[float64]*payload.Block{}, ratios: map[string]float64{}, written: map[string][2]int64{}, maxErrors: cfg.MaxErrors, abortAll: abortAll,
+		drivers: cfg.Spec.DriverRanks()}
 	if err := r.preflight(); err != nil {
 		return nil, err
 	}
@@ -162,6 +164,13 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 
 // preflight fails before any stage for what the target cannot do at all.
 func (r *runState) preflight() error {
+	if w := r.cfg.Worker; !w.Solo() {
+		for d, rank := range r.drivers {
+			if rank >= w.N() {
+				return fmt.Errorf("a COSBench work runs on %s, worker %d, but the run has %d workers", d, rank, w.N())
+			}
+		}
+	}
 	_, multipart := r.cfg.Store.(storage.Multiparter)
 	for _, st := range r.cfg.Spec.Stages {
 		for _, s := range st.Streams {
@@ -344,6 +353,13 @@ func (r *runState) newStream(ctx context.Context, kind workload.StageKind, sp wo
 		return nil, err
 	}
 	w := r.cfg.Worker
+	if sp.Driver != "" && !w.Solo() {
+		// A COSBench work bound to a driver runs whole on that driver's rank.
+		if r.drivers[sp.Driver] != w.Rank {
+			return nil, nil
+		}
+		w = distributed.Worker{}
+	}
 	bounds := sp.Bounds
 	bounds.Ops, bounds.Bytes = w.Share(bounds.Ops), w.Share(bounds.Bytes)
 	if (sp.Bounds.Ops > 0 && bounds.Ops == 0) || (sp.Bounds.Bytes > 0 && bounds.Bytes == 0) {

@@ -111,9 +111,6 @@ func (c *cdec) workNotes(w *xnode, kind StageKind, s *Stream) {
 	if v, ok := w.attrs["division"]; ok && v != defaultDivision[kind] {
 		c.warn(w, "division=%s: objbench's workers share one queue of work instead of COSBench's split per worker by %s; in prepare and cleanup each object is still handled once", v, v)
 	}
-	if d := w.attrs["driver"]; d != "" {
-		c.warn(w, "driver=%q: objbench runs this work on this machine (COSBench drivers are not mapped to distributed objbench workers yet)", d)
-	}
 }
 
 // keySpace reads containers (buckets) and, with objects, the object names.

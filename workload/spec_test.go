@@ -69,3 +69,18 @@ func TestKeyPartsStayInNamespace(t *testing.T) {
 		}
 	}
 }
+
+func TestDriverRanks(t *testing.T) {
+	sp := workload.Spec{Stages: []workload.Stage{{Streams: []workload.Stream{{Driver: "driver2"}, {Driver: "edge-a"}, {Driver: "driver1"}, {},
+		{Driver: "edge-b"}, {Driver: "driver2"}}}}}
+	got := sp.DriverRanks()
+	want := map[string]int{"driver1": 0, "driver2": 1, "edge-a": 2, "edge-b": 3}
+	if len(got) != len(want) {
+		t.Fatalf("ranks %v, want %v", got, want)
+	}
+	for d, r := range want {
+		if got[d] != r {
+			t.Errorf("%s -> %d, want %d", d, got[d], r)
+		}
+	}
+}

@@ -151,6 +151,7 @@ func firstBucket(sp workload.Spec) string {
 func writeDryRun(w io.Writer, o *benchOptions, sp workload.Spec) error {
 	fmt.Fprintln(w, "dry run: nothing is sent to any store")
 	fmt.Fprintf(w, "target: %s\n", o.target.describe())
+	workload.WriteDriverRanks(w, sp)
 	return workload.WritePlan(w, sp)
 }
 
