@@ -90,9 +90,9 @@ type runState struct {
 	written     map[string][2]int64 // the smallest and largest size each space was written with
 	maxErrors   int64
 	errors      atomic.Int64
-	wroteAny    atomic.Bool // a write of this run succeeded: there is something to clean up
+	wroteAny    atomic.Bool    // a write of this run succeeded: there is something to clean up
 	drivers     map[string]int // COSBench drivers' ranks (workload.Spec.DriverRanks)
-	watch       *errorWatch // the running step's failure policy, if any
+	watch       *errorWatch    // the running step's failure policy, if any
 	mu          sync.Mutex
 	abortWhy    string
 	abortDetail string
