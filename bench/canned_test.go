@@ -1,6 +1,7 @@
 package bench_test
 
 import (
+	"time"
 	"bufio"
 	"bytes"
 	"fmt"
@@ -17,6 +18,10 @@ import (
 // a child process (this test binary, re-executed with cannedEnv set) so its
 // CPU is not charged to the client.
 const cannedEnv = "OBJBENCH_CANNED_SERVER"
+
+// cannedDelayEnv, when set to a duration, holds every answer that long: a
+// slow store with all workers in flight at once.
+const cannedDelayEnv = "OBJBENCH_CANNED_DELAY"
 
 const objSize = 4 << 10
 
@@ -52,6 +57,7 @@ func handleCanned(c net.Conn) {
 	okHead := []byte("HTTP/1.1 200 OK\r\nContent-Length: 0\r\nETag: \"x\"\r\n\r\n")
 	listHead := []byte("HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nContent-Length: " + strconv.Itoa(len(listResponse)) + "\r\n\r\n")
 	out := bufio.NewWriterSize(c, 64<<10)
+	delay, _ := time.ParseDuration(os.Getenv(cannedDelayEnv))
 	for {
 		line, err := tp.ReadLine()
 		if err != nil {
@@ -65,6 +71,9 @@ func handleCanned(c net.Conn) {
 			if _, err := io.CopyN(io.Discard, br, n); err != nil {
 				return
 			}
+		}
+		if delay > 0 {
+			time.Sleep(delay) // the server's injected service time
 		}
 		switch {
 		case strings.Contains(line, "list-type=2"):

@@ -26,11 +26,11 @@ func TestMain(m *testing.M) {
 }
 
 // startCanned runs the canned server in a child process and returns its
-// endpoint.
-func startCanned(b *testing.B) string {
+// endpoint; env adds to its environment (cannedDelayEnv).
+func startCanned(b *testing.B, env ...string) string {
 	b.Helper()
 	cmd := exec.Command(os.Args[0])
-	cmd.Env = append(os.Environ(), cannedEnv+"=1")
+	cmd.Env = append(append(os.Environ(), cannedEnv+"=1"), env...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		b.Fatal(err)

@@ -28,12 +28,15 @@ type Config struct {
 	// SlowBody sends GET bodies at this many bytes per second (0: at full
 	// speed).
 	SlowBody int64
-	// MaxEvents bounds the event log (default 1<<20); requests beyond it
-	// are still counted in Counts.
+	// MaxEvents bounds the event log (default 1<<20; below 0: keep no
+	// log, as a long-running server does); requests beyond it are still
+	// counted in Counts.
 	MaxEvents int
+	// Listen is the address to serve on (default 127.0.0.1:0, a free port).
+	Listen string
 	// Null serves no real store: PUT bodies are read and dropped, GET
-	// answers the object's size in zeros. No faults: it measures the
-	// client's ceiling.
+	// answers the object's size in zeros. No faults but Delay.Base: it
+	// measures the client's ceiling (with a delay, many clients in flight).
 	Null bool
 }
 

@@ -73,20 +73,35 @@ type Server struct {
 	logged chan struct{} // closed (and replaced) whenever a request is logged
 }
 
-// Start serves cfg on a free port of 127.0.0.1 until Close. Stall windows
-// count from the return of Start.
+// Start serves cfg (on a free port of 127.0.0.1 unless cfg.Listen says
+// otherwise) until Close. Stall windows count from the return of Start.
 func Start(ctx context.Context, cfg Config) (*Server, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
 	cfg.Bucket = cmp.Or(cfg.Bucket, "objbench")
-	if cfg.MaxEvents <= 0 {
+	switch {
+	case cfg.MaxEvents == 0:
 		cfg.MaxEvents = 1 << 20
+	case cfg.MaxEvents < 0:
+		cfg.MaxEvents = 0
 	}
 	s := &Server{cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, 0x5eed)), logged: make(chan struct{})}
 	var next http.Handler
 	if cfg.Null {
 		next = newNullHandler()
+		if d := cfg.Delay.Base; d > 0 { // a slow store of known latency, and no other server work
+			null := next
+			next = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				t := time.NewTimer(d)
+				select {
+				case <-t.C:
+					null.ServeHTTP(w, r)
+				case <-r.Context().Done():
+					t.Stop()
+				}
+			})
+		}
 	} else {
 		h, err := s3server.NewHandler(ctx, s3server.Config{Buckets: []string{cfg.Bucket}})
 		if err != nil {
@@ -94,7 +109,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		}
 		next = &middleware{s: s, next: h}
 	}
-	ln, err := new(net.ListenConfig).Listen(ctx, "tcp", "127.0.0.1:0")
+	ln, err := new(net.ListenConfig).Listen(ctx, "tcp", cmp.Or(cfg.Listen, "127.0.0.1:0"))
 	if err != nil {
 		return nil, fmt.Errorf("faultserver: %w", err)
 	}

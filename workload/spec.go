@@ -126,6 +126,11 @@ type Stream struct {
 	Pos     Pos      `json:"-"`
 }
 
+// MaxConcurrency is the most workers one objbench process runs for a
+// stream: beyond, memory and the scheduler, not the store, would set the
+// pace; a larger run is split over processes (--worker).
+const MaxConcurrency = 100_000
+
 // DefaultPartSize is the multipart part size when a stream gives none.
 const DefaultPartSize = 8 << 20
 

@@ -82,9 +82,15 @@ func (s Stream) validate(p *problems, where string, kind StageKind) {
 	}
 	s.validateMix(p, where)
 	for _, c := range s.Concurrency {
-		if c < 1 {
+		switch {
+		case c < 1:
 			bad("concurrency %d; must be at least 1", c)
+		case c > MaxConcurrency:
+			bad("concurrency %d: one objbench process runs at most %d workers; split the run over processes (--worker, see 'Many clients')", c, MaxConcurrency)
 		}
+	}
+	if s.Rate != nil && s.Rate.MaxWorkers > MaxConcurrency {
+		bad("max_workers %d: one objbench process runs at most %d workers; split the run over processes (--worker)", s.Rate.MaxWorkers, MaxConcurrency)
 	}
 	if s.Size < 0 {
 		bad("size %d bytes is negative", s.Size)

@@ -100,7 +100,7 @@ func (d *ydec) streamNumbers(f map[string]*yaml.Node, s *Stream) {
 	}
 	if conc != nil {
 		for _, c := range each(d, conc, "concurrency", parsePositive) {
-			s.Concurrency = append(s.Concurrency, int(min(c, 1<<20)))
+			s.Concurrency = append(s.Concurrency, int(min(c, 1<<40))) // Validate refuses what is too many
 		}
 	}
 	w := &Sweep{}

@@ -1,9 +1,16 @@
 // Command floor measures the client CPU one 4 KiB GET costs against an S3
 // endpoint, four ways, so objbench's own cost can be read against floors:
 //
-//	nethttp   unsigned GET with Go's net/http client (the server answers 403)
-//	ownloop   the same unsigned HTTP/1.1 exchange written and read on the
-//	          calling goroutine, no HTTP library: the machine's floor
+//	nethttp   one signed GET, replayed, with Go's net/http client
+//	ownloop   the same signed GET written and read on the calling
+//	          goroutine, no HTTP library: the machine's floor
+//
+// The floors replay one request signed at the start (valid for the
+// store's 15 minutes of allowed skew), so the server does the same work
+// for each of the four (checks the signature, reads the 4 KiB object)
+// and the client does none but HTTP. An earlier floor sent unsigned
+// requests that the server refused with a short 403: less work on both
+// sides, which made objbench look 1.7x the floor where it is not.
 //	direct    objbench's S3 store, signed, its direct HTTP/1.1 client
 //	std       objbench's S3 store, signed, over net/http's Transport
 //
@@ -11,6 +18,7 @@
 package main
 
 import (
+	"bytes"
 	"bufio"
 	"context"
 	"fmt"
@@ -64,6 +72,16 @@ func main() {
 		os.Exit(1)
 	}
 	defer func() { _ = stores["direct"].Delete(ctx, "obj"); _ = stores["direct"].DeleteBucket(ctx) }()
+	signed, err := stores["direct"].SignedRequest(ctx, http.MethodGet, "obj")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	var head bytes.Buffer
+	if err := signed.Write(&head); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 	u, _ := url.Parse(ep)
 	for _, mode := range []string{"nethttp", "ownloop", "direct", "std"} {
 		var op func() error
@@ -71,11 +89,15 @@ func main() {
 		case "nethttp":
 			cl := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: conc, DisableCompression: true}}
 			op = func() error {
-				resp, err := cl.Get(ep + "/floor/obj")
+				req := signed.Clone(ctx)
+				resp, err := cl.Do(req)
 				if err != nil {
 					return err
 				}
 				_, _ = io.Copy(io.Discard, resp.Body)
+				if resp.StatusCode != http.StatusOK {
+					return fmt.Errorf("nethttp: %s", resp.Status)
+				}
 				return resp.Body.Close()
 			}
 		case "ownloop":
@@ -84,7 +106,7 @@ func main() {
 			st := stores[mode]
 			op = func() error { _, err := st.Get(ctx, "obj", storage.GetOptions{}, io.Discard); return err }
 		}
-		cpu, wall, err := run(conc, op, u.Host)
+		cpu, wall, err := run(conc, op, u.Host, head.Bytes())
 		if err != nil {
 			fmt.Fprintln(os.Stderr, mode, err)
 			os.Exit(1)
@@ -95,7 +117,7 @@ func main() {
 }
 
 // run does ops GETs with conc workers and returns the process CPU and wall time.
-func run(conc int, op func() error, host string) (time.Duration, time.Duration, error) {
+func run(conc int, op func() error, host string, head []byte) (time.Duration, time.Duration, error) {
 	var wg sync.WaitGroup
 	errs := make(chan error, conc)
 	c0, t0 := cpuTime(), time.Now()
@@ -106,7 +128,7 @@ func run(conc int, op func() error, host string) (time.Duration, time.Duration, 
 			f := op
 			if f == nil {
 				var err error
-				if f, err = ownLoop(host); err != nil {
+				if f, err = ownLoop(host, head); err != nil {
 					errs <- err
 					return
 				}
@@ -124,21 +146,25 @@ func run(conc int, op func() error, host string) (time.Duration, time.Duration, 
 	return cpuTime() - c0, time.Since(t0), <-errs
 }
 
-// ownLoop is one connection doing unsigned GETs on the calling goroutine.
-func ownLoop(host string) (func() error, error) {
+// ownLoop is one connection replaying the signed GET req on the calling
+// goroutine.
+func ownLoop(host string, req []byte) (func() error, error) {
 	c, err := net.Dial("tcp", host)
 	if err != nil {
 		return nil, err
 	}
-	req := []byte("GET /floor/obj HTTP/1.1\r\nHost: " + host + "\r\nUser-Agent: floor\r\n\r\n")
 	br := bufio.NewReaderSize(c, 32<<10)
 	tp := textproto.NewReader(br)
 	return func() error {
 		if _, err := c.Write(req); err != nil {
 			return err
 		}
-		if _, err := tp.ReadLine(); err != nil {
+		status, err := tp.ReadLine()
+		if err != nil {
 			return err
+		}
+		if !strings.Contains(status, " 200 ") {
+			return fmt.Errorf("ownloop: %s", status)
 		}
 		h, err := tp.ReadMIMEHeader()
 		if err != nil {

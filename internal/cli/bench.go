@@ -37,6 +37,7 @@ type benchOptions struct {
 	seed        uint64
 	quiet       bool
 	cpuProfile  string
+	memProfile  string
 	linkSpeed   string
 	linkBps     float64 // --link-speed, parsed
 	rate        string
@@ -78,6 +79,8 @@ func (o *benchOptions) register(f *pflag.FlagSet, op string) {
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "print only the latency/throughput table: no progress, notes, TTFB table, step lines or verdict (the result file has them all)")
 	f.StringVar(&o.linkSpeed, "link-speed", "", "network link capacity in bits/s (10G, 25Gbit) for the verdict (default: /sys/class/net/*/speed)")
 	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a Go CPU profile of objbench itself to this file")
+	f.StringVar(&o.memProfile, "memprofile", "", "write a Go heap profile of objbench itself, taken as the last main step ends, to this file")
+	_ = f.MarkHidden("memprofile")
 	_ = f.MarkHidden("cpuprofile")
 	f.StringVar(&o.rate, "rate", "", "open loop: start ops on a fixed schedule, per stream (2000/s; a ramp 100/s..5000/s with --ramp; a comma list runs one step per rate)")
 	f.StringVar(&o.arrival, "arrival", "", "with --rate: uniform (evenly spaced, the default) or poisson arrivals")

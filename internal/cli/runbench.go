@@ -47,6 +47,10 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 		return err
 	}
 	maxConc := maxConcurrency(sp, o.target.timeout)
+	if err := checkOpenFiles(maxConc); err != nil {
+		closeListener(ln)
+		return err
+	}
 	tgt, err := o.target.open(ctx, env, maxConc, note)
 	if err != nil {
 		closeListener(ln)
@@ -76,6 +80,11 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 		MaxConns: maxConc, LinkSpeed: o.linkBps, Live: ln, Note: note,
 		Worker: wk, Engine: engine, RendezvousTimeout: o.dist.rendezvousTO, MaxSkew: o.dist.maxSkew,
 		OnStep: func(st workload.Stage, i int) { note("%s", describeStep(st, i)) }}
+	if o.memProfile != "" {
+		snap := heapProfileAtMainEnd(o.memProfile)
+		onStep := opts.OnStep
+		opts.OnStep = func(st workload.Stage, i int) { snap(st); onStep(st, i) }
+	}
 	prog := withProgress(env, o.quiet, &opts)
 	res, runErr := run.Run(ctx, sp, tgt, opts)
 	prog.done()
@@ -220,6 +229,22 @@ func checkWritable(path string) error {
 	}
 	f.Close()
 	return os.Remove(f.Name())
+}
+
+// heapProfileAtMainEnd writes a heap profile when the first step after a
+// main step begins: the main step's workers are then still allocated.
+func heapProfileAtMainEnd(path string) func(workload.Stage) {
+	inMain, done := false, false
+	return func(st workload.Stage) {
+		if inMain && st.Kind != workload.KindMain && !done {
+			done = true
+			if f, err := os.Create(path); err == nil {
+				_ = pprof.WriteHeapProfile(f)
+				f.Close()
+			}
+		}
+		inMain = st.Kind == workload.KindMain
+	}
 }
 
 func startCPUProfile(path string) (stop func(), err error) {

@@ -7,12 +7,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/objbench/objbench/faultserver"
 	"github.com/objbench/objbench/s3server"
 )
 
 func newServerCommand(env Env) *cobra.Command {
 	var c s3server.Config
-	var memory bool
+	var memory, null bool
+	var delay time.Duration
 	cmd := &cobra.Command{
 		Use:   "server",
 		Short: "Run the embedded S3 server standalone, for other tools (aws CLI, rclone, s3cmd, boto3) to measure against",
@@ -28,6 +30,12 @@ credentials and should never be exposed beyond this machine.`,
 			if memory && c.DataDir != "" {
 				return usagef("--memory and --data exclude each other")
 			}
+			if delay < 0 || (null && c.DataDir != "") {
+				return usagef("--delay must not be negative; --null keeps no data (not with --data)")
+			}
+			if delay > 0 || null {
+				return runFaultServer(cmd.Context(), env, c, delay, null)
+			}
 			return runServer(cmd.Context(), env, c)
 		},
 	}
@@ -38,7 +46,32 @@ credentials and should never be exposed beyond this machine.`,
 	f.StringSliceVar(&c.Buckets, "bucket", []string{"objbench"}, "buckets to create at start")
 	f.StringVar(&c.AccessKey, "access-key", "", "access key to print for clients (default: random)")
 	f.StringVar(&c.SecretKey, "secret-key", "", "secret key to print for clients (default: random)")
+	f.DurationVar(&delay, "delay", 0, "hold every request this long before serving it: a slow store of known latency (e.g. 100ms, for many clients in flight)")
+	f.BoolVar(&null, "null", false, "keep no data: PUT bodies are read and dropped, GET answers the object's size in zeros (the client's own ceiling)")
 	return cmd
+}
+
+// runFaultServer serves the known-latency or null store of package
+// faultserver, for measuring clients against a store of known behaviour.
+func runFaultServer(ctx context.Context, env Env, c s3server.Config, delay time.Duration, null bool) error {
+	bucket := "objbench"
+	if len(c.Buckets) > 0 {
+		bucket = c.Buckets[0]
+	}
+	srv, err := faultserver.Start(ctx, faultserver.Config{Listen: c.Listen, Bucket: bucket, Delay: faultserver.Delay{Base: delay},
+		Null: null, MaxEvents: -1})
+	if err != nil {
+		return fmt.Errorf("start server: %w", err)
+	}
+	kind := fmt.Sprintf("every request held %v", delay)
+	if null {
+		kind = "null: no data kept; " + kind
+	}
+	fmt.Fprintf(env.Stdout, "objbench S3 server (%s) listening\n  endpoint:  %s\n  buckets:   [%s]\nCtrl-C stops it.\n", kind, srv.Endpoint(), bucket)
+	<-ctx.Done()
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	return srv.Close(sctx)
 }
 
 func runServer(ctx context.Context, env Env, c s3server.Config) error {

@@ -25,7 +25,7 @@ type roundTripper interface {
 // writer and parser) on a pooled connection. net/http's Transport instead
 // hands every request to two goroutines per connection; on a 2-core machine
 // beside a local server those handoffs cost about as much client CPU as the
-// request itself (bench/transport.md has the measurement).
+// request itself (docs/design-notes.md has the measurement; bench/floor-minio.sh repeats it).
 type directTransport struct {
 	addr          string      // host:port
 	tls           *tls.Config // nil for plain http
@@ -119,7 +119,7 @@ func (t *directTransport) get(ctx context.Context) (c *directConn, reused bool, 
 		}
 		nc = tc
 	}
-	return &directConn{nc: nc, br: bufio.NewReaderSize(nc, connBufSize), bw: bufio.NewWriterSize(nc, connBufSize)}, false, nil
+	return &directConn{nc: nc, br: bufio.NewReaderSize(nc, directBufSize), bw: bufio.NewWriterSize(nc, directBufSize)}, false, nil
 }
 
 func (t *directTransport) put(c *directConn) {
