@@ -1,7 +1,6 @@
 package bench_test
 
 import (
-	"time"
 	"bufio"
 	"bytes"
 	"fmt"
@@ -11,6 +10,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // The canned server answers S3 requests with fixed responses and does no

@@ -11,6 +11,7 @@
 // and the client does none but HTTP. An earlier floor sent unsigned
 // requests that the server refused with a short 403: less work on both
 // sides, which made objbench look 1.7x the floor where it is not.
+//
 //	direct    objbench's S3 store, signed, its direct HTTP/1.1 client
 //	std       objbench's S3 store, signed, over net/http's Transport
 //
@@ -18,8 +19,8 @@
 package main
 
 import (
-	"bytes"
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"io"
