@@ -15,7 +15,9 @@
 //	direct    objbench's S3 store, signed, its direct HTTP/1.1 client
 //	std       objbench's S3 store, signed, over net/http's Transport
 //
-// Usage: floor ENDPOINT ACCESS_KEY SECRET_KEY CONCURRENCY (bench/floor-minio.sh runs it).
+// Usage: floor ENDPOINT ACCESS_KEY SECRET_KEY CONCURRENCY [get|put]
+// (bench/floor-minio.sh and bench/efficiency.sh run it). put measures a
+// 4 KiB PUT the same four ways.
 package main
 
 import (
@@ -42,9 +44,13 @@ import (
 const ops = 6000
 
 func main() {
-	if len(os.Args) != 5 {
-		fmt.Fprintln(os.Stderr, "usage: floor ENDPOINT ACCESS_KEY SECRET_KEY CONCURRENCY")
+	if len(os.Args) != 5 && len(os.Args) != 6 {
+		fmt.Fprintln(os.Stderr, "usage: floor ENDPOINT ACCESS_KEY SECRET_KEY CONCURRENCY [get|put]")
 		os.Exit(2)
+	}
+	method := http.MethodGet
+	if len(os.Args) == 6 && os.Args[5] == "put" {
+		method = http.MethodPut
 	}
 	ep, ak, sk := os.Args[1], os.Args[2], os.Args[3]
 	conc, err := strconv.Atoi(os.Args[4])
@@ -73,12 +79,17 @@ func main() {
 		os.Exit(1)
 	}
 	defer func() { _ = stores["direct"].Delete(ctx, "obj"); _ = stores["direct"].DeleteBucket(ctx) }()
-	signed, err := stores["direct"].SignedRequest(ctx, http.MethodGet, "obj")
+	signed, err := stores["direct"].SignedRequest(ctx, method, "obj")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	var head bytes.Buffer
+	if method == http.MethodPut {
+		signed.ContentLength = int64(len(body))
+		signed.Body = io.NopCloser(strings.NewReader(body))
+		signed.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(body)), nil }
+	}
+	var head bytes.Buffer // the whole request, body included, to replay
 	if err := signed.Write(&head); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -91,6 +102,9 @@ func main() {
 			cl := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: conc, DisableCompression: true}}
 			op = func() error {
 				req := signed.Clone(ctx)
+				if method == http.MethodPut {
+					req.Body, _ = signed.GetBody()
+				}
 				resp, err := cl.Do(req)
 				if err != nil {
 					return err
@@ -106,13 +120,19 @@ func main() {
 		default:
 			st := stores[mode]
 			op = func() error { _, err := st.Get(ctx, "obj", storage.GetOptions{}, io.Discard); return err }
+			if method == http.MethodPut {
+				op = func() error {
+					_, err := st.Put(ctx, "obj", strings.NewReader(body), int64(len(body)), storage.PutOptions{})
+					return err
+				}
+			}
 		}
 		cpu, wall, err := run(conc, op, u.Host, head.Bytes())
 		if err != nil {
 			fmt.Fprintln(os.Stderr, mode, err)
 			os.Exit(1)
 		}
-		fmt.Printf("%-8s conc %-3d %7.0f ops/s  %6.1f µs client CPU/op\n", mode, conc, float64(ops)/wall.Seconds(),
+		fmt.Printf("%-8s %s conc %-3d %7.0f ops/s  %6.1f µs client CPU/op\n", mode, method, conc, float64(ops)/wall.Seconds(),
 			float64(cpu.Microseconds())/ops)
 	}
 }

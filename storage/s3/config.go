@@ -73,7 +73,8 @@ type Store struct {
 	// payloadHash is the header value shared by every request; its cap is 1
 	// so an append by anyone copies instead of writing into it.
 	payloadHash []string
-	bufs        sync.Pool // *[]byte copy buffers
+	bufs        sync.Pool // *[]byte copy buffers of copyBufSize, for large bodies
+	smallBufs   sync.Pool // *[]byte of smallBufSize: small bodies, drained bodies
 	counts      *connCounts
 }
 
@@ -94,6 +95,9 @@ const (
 	defaultRegion   = "us-east-1"
 	unsignedPayload = "UNSIGNED-PAYLOAD"
 	copyBufSize     = 64 << 10
+	// smallBufSize serves bodies up to its size, and drains: thousands of
+	// small GETs in flight then hold 8 KiB each, not 64.
+	smallBufSize = 8 << 10
 )
 
 // New resolves credentials and region, builds the transport and returns a
@@ -138,6 +142,7 @@ func New(ctx context.Context, c Config) (*Store, error) {
 		payloadHash: []string{unsignedPayload},
 		counts:      counts,
 		bufs:        sync.Pool{New: func() any { b := make([]byte, copyBufSize); return &b }},
+		smallBufs:   sync.Pool{New: func() any { b := make([]byte, smallBufSize); return &b }},
 	}
 	s.setAddressing(ep, c.PathStyle)
 	return s, nil

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -33,6 +34,10 @@ type directTransport struct {
 	counts        *connCounts
 	headerTimeout time.Duration
 	maxIdle       int
+	// lazyRead waits for a response without holding a read buffer, at
+	// the cost of a peek per request: worth it with many workers in
+	// flight (memory), not with few (CPU per op).
+	lazyRead bool
 
 	mu   sync.Mutex
 	idle []*directConn // a stack: the most recently used connection first
@@ -45,8 +50,8 @@ const idleLimit = 15 * time.Second
 
 type directConn struct {
 	nc       net.Conn
-	br       *bufio.Reader
-	bw       *bufio.Writer
+	rc       syscall.RawConn // nil: TLS, wait with the read buffer taken
+	br       *bufio.Reader   // from the pool while a response is read; nil when idle
 	lastUsed time.Time
 }
 
@@ -119,7 +124,11 @@ func (t *directTransport) get(ctx context.Context) (c *directConn, reused bool, 
 		}
 		nc = tc
 	}
-	return &directConn{nc: nc, br: bufio.NewReaderSize(nc, directBufSize), bw: bufio.NewWriterSize(nc, directBufSize)}, false, nil
+	c = &directConn{nc: nc}
+	if t.lazyRead {
+		c.rc = rawConn(nc)
+	}
+	return c, false, nil
 }
 
 func (t *directTransport) put(c *directConn) {
@@ -157,12 +166,19 @@ func (t *directTransport) exchange(c *directConn, req *http.Request) (resp *http
 	stop := context.AfterFunc(ctx, func() { _ = c.nc.SetDeadline(aLongTimeAgo) })
 	fail := func(err error) (*http.Response, bool, error) {
 		stop()
+		if c.br != nil { // the connection is given up: its buffer goes back
+			putReader(c.br)
+			c.br = nil
+		}
 		if ctx.Err() != nil {
 			err = ctx.Err() // the deadline we set is the context's doing
 		}
 		return nil, started, err
 	}
-	if err := writeRequest(c.bw, req); err != nil {
+	bw := getWriter(c.nc)
+	err = writeRequest(bw, req)
+	putWriter(bw) // flushed, or the connection is given up
+	if err != nil {
 		return fail(err)
 	}
 	if t.headerTimeout > 0 {
@@ -173,6 +189,12 @@ func (t *directTransport) exchange(c *directConn, req *http.Request) (resp *http
 			return fail(ctx.Err())
 		}
 	}
+	if c.rc != nil {
+		if err := awaitReadable(c.rc); err != nil {
+			return fail(err)
+		}
+	}
+	c.br = getReader(c.nc)
 	if _, err := c.br.Peek(1); err != nil {
 		return fail(err)
 	}
@@ -231,13 +253,21 @@ func (b *directBody) finish(clean bool) {
 	if !b.stop() { // the context already fired: the deadline is poisoned
 		clean = false
 	}
+	c := b.c
+	if c.br != nil && c.br.Buffered() > 0 {
+		clean = false // bytes past the response: the connection cannot be trusted
+	}
+	if c.br != nil {
+		putReader(c.br)
+		c.br = nil
+	}
 	if clean && b.keep {
-		if err := b.c.nc.SetDeadline(time.Time{}); err == nil {
-			b.t.put(b.c)
+		if err := c.nc.SetDeadline(time.Time{}); err == nil {
+			b.t.put(c)
 			return
 		}
 	}
-	b.c.nc.Close()
+	c.nc.Close()
 }
 
 // writeRequest writes req as HTTP/1.1 and flushes. The body goes through

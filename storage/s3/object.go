@@ -50,7 +50,7 @@ func (s *Store) Get(ctx context.Context, key string, o storage.GetOptions, w io.
 		return 0, opError("get", key, &storage.StatusError{StatusCode: resp.StatusCode, Code: "RangeIgnored",
 			Message: "asked for a range, got the whole object"})
 	}
-	n, err := s.copyBody(w, resp.Body)
+	n, err := s.copyBody(w, resp.Body, resp.ContentLength)
 	s.release(resp)
 	if err == nil && resp.ContentLength >= 0 && n != resp.ContentLength {
 		err = io.ErrUnexpectedEOF

@@ -147,7 +147,7 @@ const maxDrain = 256 << 10
 // release drains (bounded) and closes a response body so the connection
 // goes back to the idle pool.
 func (s *Store) release(resp *http.Response) {
-	bp := s.bufs.Get().(*[]byte)
+	bp := s.smallBufs.Get().(*[]byte)
 	buf := *bp
 	for n := 0; n < maxDrain; {
 		m, err := resp.Body.Read(buf)
@@ -156,15 +156,20 @@ func (s *Store) release(resp *http.Response) {
 			break
 		}
 	}
-	s.bufs.Put(bp)
+	s.smallBufs.Put(bp)
 	_ = resp.Body.Close() // a close error leaves nothing to do
 }
 
-// copyBody copies a response body to w through a pooled buffer, unless w
-// can do better without one (a file splices from the socket).
-func (s *Store) copyBody(w io.Writer, body io.Reader) (int64, error) {
-	bp := s.bufs.Get().(*[]byte)
-	defer s.bufs.Put(bp)
+// copyBody copies a response body of size bytes (-1: unknown) to w
+// through a pooled buffer, as large as the body needs, unless w can do
+// better without one (a file splices from the socket).
+func (s *Store) copyBody(w io.Writer, body io.Reader, size int64) (int64, error) {
+	pool := &s.bufs
+	if size >= 0 && size <= smallBufSize {
+		pool = &s.smallBufs
+	}
+	bp := pool.Get().(*[]byte)
+	defer pool.Put(bp)
 	if w != io.Discard {
 		return io.CopyBuffer(w, body, *bp)
 	}

@@ -20,6 +20,9 @@ const (
 	// go straight to the socket), so thousands of connections cost 8 KiB
 	// each, not 128 KiB (1,000 workers took 197 MB of RSS with 64 KiB).
 	directBufSize = 4 << 10
+	// lazyReadConns is the expected concurrency from which the direct
+	// transport waits for responses holding no read buffer.
+	lazyReadConns = 256
 )
 
 // newTransport builds the Store's own transport: S3 speaks HTTP/1.1, one
@@ -83,6 +86,7 @@ func chooseTransport(c Config, ca caBundle, ep *url.URL, counts *connCounts) (ro
 		counts:        counts,
 		headerTimeout: c.Timeout,
 		maxIdle:       max(c.MaxConns, minIdleConns),
+		lazyRead:      c.MaxConns >= lazyReadConns,
 	}
 	if ep.Scheme == "https" {
 		t.tls = &tls.Config{

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Reruns bench/README.md's table of objbench's own cost, side by side in one
+# sitting (this machine is shared and noisy: read the ratios):
+#   1. client CPU per 4 KiB GET and PUT at 8 and 64 workers against MinIO,
+#      objbench end to end against bench/floor's hand-written loop (ownloop);
+#   2. client CPU per GiB of 64 MiB PUTs against 64 MiB GETs;
+#   3. peak RSS at 1,000 and 10,000 workers in flight against a store that
+#      holds every request 100 ms (objbench server --null --delay 100ms), and
+#      the rate and p50 of the 1,000;
+#   4. peak RSS of OPS (default 10,000,000) 4 KiB GETs at 8 workers against
+#      the null store, and the result file's size.
+# Usage: bench/efficiency.sh [OPS] [SECONDS-PER-STEP]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ops=${1:-10000000}
+secs=${2:-10}
+go build -o bin/objbench ./cmd/objbench
+go build -o bin/floor ./bench/floor
+. bench/minio-lib.sh
+ep="http://127.0.0.1:$MINIO_PORT"
+ob=./bin/objbench
+w=$(mktemp -d)
+cpu_per() { # result-file  op  unit-bytes(0: per op): client CPU of the main steps per op (µs) or per GiB (s)
+  python3 - "$@" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1])); op = sys.argv[2]; unit = int(sys.argv[3])
+cpu = ops = byt = 0
+for st in r["steps"]:
+    if st["kind"] != "main": continue
+    cpu += (st["cpu_user_ns"] + st["cpu_sys_ns"]) / 1e9
+    for s in st["streams"]:
+        for t in s["totals"]:
+            if t["op"] == op: ops += t["ok"]; byt += t["bytes"]
+print(f"{cpu / ops * 1e6:.1f} µs/op" if unit == 0 else f"{cpu / (byt / 2**30):.3f} CPU-s/GiB")
+PY
+}
+echo "== 1. client CPU per 4 KiB op against MinIO (${secs}s steps)"
+for c in 8 64; do
+  for op in get put; do
+    ./bin/floor "$ep" "$MINIO_ROOT_USER" "$MINIO_ROOT_PASSWORD" "$c" "$op" | grep -E "ownloop|direct"
+    $ob "$op" --endpoint-url "$ep" --bucket bench --create-bucket --size 4KiB -c "$c" --duration "${secs}s" -q -o "$w/$op-$c.json" >/dev/null
+    echo "objbench ${op^^} conc $c: $(cpu_per "$w/$op-$c.json" "${op^^}" 0) end to end"
+  done
+done
+echo "== 2. client CPU per GiB of 64 MiB objects, 4 workers"
+$ob put --endpoint-url "$ep" --bucket bench --size 64MiB -c 4 --duration "${secs}s" -q -o "$w/put64.json" >/dev/null
+$ob get --endpoint-url "$ep" --bucket bench --size 64MiB -c 4 --objects 16 --duration "${secs}s" -q -o "$w/get64.json" >/dev/null
+echo "objbench PUT 64 MiB: $(cpu_per "$w/put64.json" PUT 1)"
+echo "objbench GET 64 MiB: $(cpu_per "$w/get64.json" GET 1)"
+echo "== 3. workers in flight against a store holding every request 100 ms"
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+$ob server --null --delay 100ms --listen "127.0.0.1:$port" --bucket bench >/dev/null &
+srv=$!
+trap 'kill $srv 2>/dev/null || true; kill $minio_pid 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$minio_work" "$w"' EXIT
+for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
+for c in 1000 10000; do
+  /usr/bin/time -f "%M" -o "$w/rss-$c" $ob get --endpoint-url "http://127.0.0.1:$port" --bucket bench --size 4KiB -c "$c" \
+    --objects 1000 --duration 60s -q -o "$w/w$c.json" > "$w/w$c.txt"
+  echo "conc $c: peak RSS $(( $(cat "$w/rss-$c") / 1024 )) MiB; $(sed -n 's/^main  *GET  *[0-9]*  *\([0-9]*\).*/\1 ops\/s/p' "$w/w$c.txt"), p50 $(awk '/^main +GET/ {print $8; exit}' "$w/w$c.txt") ms"
+done
+echo "growth per worker from 1,000 to 10,000: $(( ( $(cat "$w/rss-10000") - $(cat "$w/rss-1000") ) / 9 )) B"
+echo "== 4. $ops 4 KiB GETs at 8 workers against the null store"
+kill $srv; wait $srv 2>/dev/null || true
+$ob server --null --listen "127.0.0.1:$port" --bucket bench >/dev/null &
+srv=$!
+for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
+/usr/bin/time -f "%M %e" -o "$w/rss-ops" $ob get --endpoint-url "http://127.0.0.1:$port" --bucket bench --size 4KiB -c 8 \
+  --ops "$ops" -q -o "$w/ops.json" >/dev/null
+read -r rss wall < "$w/rss-ops"
+echo "peak RSS $(( rss / 1024 )) MiB over $wall s; result file $(( $(stat -c %s "$w/ops.json") / 1024 )) KiB"

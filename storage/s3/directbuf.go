@@ -1,0 +1,67 @@
+package s3
+
+import (
+	"bufio"
+	"net"
+	"sync"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// A connection holds read and write buffers only while it moves bytes: a
+// worker waiting for a slow store's answer (thousands of them, 100 ms
+// each, against a cloud store) holds none. The buffers come from pools.
+var (
+	readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, directBufSize) }}
+	writers = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, directBufSize) }}
+)
+
+func getReader(c net.Conn) *bufio.Reader {
+	br := readers.Get().(*bufio.Reader)
+	br.Reset(c)
+	return br
+}
+
+func putReader(br *bufio.Reader) {
+	br.Reset(nil)
+	readers.Put(br)
+}
+
+func getWriter(c net.Conn) *bufio.Writer {
+	bw := writers.Get().(*bufio.Writer)
+	bw.Reset(c)
+	return bw
+}
+
+func putWriter(bw *bufio.Writer) {
+	bw.Reset(nil)
+	writers.Put(bw)
+}
+
+// rawConn is the socket under a plain TCP connection, to wait for it to be
+// readable without a buffer; nil for TLS, whose own buffer may hold data
+// the socket no longer shows.
+func rawConn(c net.Conn) syscall.RawConn {
+	if tc, ok := c.(*net.TCPConn); ok {
+		if rc, err := tc.SyscallConn(); err == nil {
+			return rc
+		}
+	}
+	return nil
+}
+
+// awaitReadable blocks until rc has bytes to read, or has ended (or its
+// deadline passes), consuming none: it peeks one byte without waiting, and
+// only if none is there does the netpoller park the goroutine, as a
+// blocking read would. The read buffer is taken only then. (Waiting for an
+// edge without peeking first can miss data that came before the wait.)
+func awaitReadable(rc syscall.RawConn) error {
+	var b [1]byte
+	var perr error
+	err := rc.Read(func(fd uintptr) bool {
+		_, _, perr = unix.Recvfrom(int(fd), b[:], unix.MSG_PEEK|unix.MSG_DONTWAIT)
+		return perr != unix.EAGAIN // data, the end, or an error the read will report
+	})
+	return err
+}
