@@ -10,15 +10,18 @@
 #   4. peak RSS of OPS (default 10,000,000) 4 KiB GETs at 8 workers against
 #      the null store, and the result file's size.
 # Usage: bench/efficiency.sh [OPS] [SECONDS-PER-STEP]
+# OBJBENCH_BIN=path measures another objbench build as the client (the
+# servers are always this tree's).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ops=${1:-10000000}
 secs=${2:-10}
 go build -o bin/objbench ./cmd/objbench
+ob=${OBJBENCH_BIN:-./bin/objbench} # the client measured: OBJBENCH_BIN=another build, to compare
 go build -o bin/floor ./bench/floor
 . bench/minio-lib.sh
 ep="http://127.0.0.1:$MINIO_PORT"
-ob=./bin/objbench
+
 w=$(mktemp -d)
 cpu_per() { # result-file  op  unit-bytes(0: per op): client CPU of the main steps per op (µs) or per GiB (s)
   python3 - "$@" <<'PY'
@@ -49,7 +52,7 @@ echo "objbench PUT 64 MiB: $(cpu_per "$w/put64.json" PUT 1)"
 echo "objbench GET 64 MiB: $(cpu_per "$w/get64.json" GET 1)"
 echo "== 3. workers in flight against a store holding every request 100 ms"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-$ob server --null --delay 100ms --listen "127.0.0.1:$port" --bucket bench >/dev/null &
+./bin/objbench server --null --delay 100ms --listen "127.0.0.1:$port" --bucket bench >/dev/null &
 srv=$!
 trap 'kill $srv 2>/dev/null || true; kill $minio_pid 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$minio_work" "$w"' EXIT
 for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
@@ -61,7 +64,7 @@ done
 echo "growth per worker from 1,000 to 10,000: $(( ( $(cat "$w/rss-10000") - $(cat "$w/rss-1000") ) / 9 )) B"
 echo "== 4. $ops 4 KiB GETs at 8 workers against the null store"
 kill $srv; wait $srv 2>/dev/null || true
-$ob server --null --listen "127.0.0.1:$port" --bucket bench >/dev/null &
+./bin/objbench server --null --listen "127.0.0.1:$port" --bucket bench >/dev/null &
 srv=$!
 for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
 /usr/bin/time -f "%M %e" -o "$w/rss-ops" $ob get --endpoint-url "http://127.0.0.1:$port" --bucket bench --size 4KiB -c 8 \
