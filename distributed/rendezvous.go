@@ -141,11 +141,8 @@ func (r *Rendezvous) start(arrivals []Arrival, margin time.Duration) (time.Time,
 // listing returns outside dir.
 func (r *Rendezvous) list(ctx context.Context, dir string) ([]Arrival, error) {
 	byRank := map[int]Arrival{}
-	err := r.Store.List(ctx, dir, func(o storage.ObjectInfo) error {
-		name, ok := strings.CutPrefix(o.Key, dir)
-		if !ok {
-			return fmt.Errorf("the store listed %q under %q: a listing that ignores its prefix", o.Key, dir)
-		}
+	err := storage.ListUnder(ctx, r.Store, dir, func(o storage.ObjectInfo) error {
+		name := strings.TrimPrefix(o.Key, dir)
 		if a, ok := parseMarker(name); ok && a.Rank >= 0 && a.Rank < r.Worker.N() {
 			byRank[a.Rank] = a
 		}
@@ -189,14 +186,7 @@ func (r *Rendezvous) Leave(ctx context.Context) error {
 // deleteUnder deletes the keys listed under prefix, and nothing the
 // listing returns outside it.
 func (r *Rendezvous) deleteUnder(ctx context.Context, prefix string) error {
-	var keys []string
-	err := r.Store.List(ctx, prefix, func(o storage.ObjectInfo) error {
-		if !strings.HasPrefix(o.Key, prefix) {
-			return fmt.Errorf("the store listed %q under %q: a listing that ignores its prefix", o.Key, prefix)
-		}
-		keys = append(keys, o.Key)
-		return nil
-	})
+	keys, err := storage.KeysUnder(ctx, r.Store, prefix)
 	if err != nil {
 		return err
 	}

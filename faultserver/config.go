@@ -34,6 +34,10 @@ type Config struct {
 	MaxEvents int
 	// Listen is the address to serve on (default 127.0.0.1:0, a free port).
 	Listen string
+	// IgnoreListPrefix answers every ListObjectsV2 with the whole bucket,
+	// as some gateways and buggy stores do: a client that deletes what it
+	// lists must not take the listing's word for what is under a prefix.
+	IgnoreListPrefix bool
 	// Null serves no real store: PUT bodies are read and dropped, GET
 	// answers the object's size in zeros. No faults but Delay.Base: it
 	// measures the client's ceiling (with a delay, many clients in flight).

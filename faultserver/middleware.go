@@ -30,6 +30,11 @@ func (m *middleware) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	ev.Delay = p.delay
 	hold(ctx, p.delay)
+	if s.cfg.IgnoreListPrefix && r.Method == http.MethodGet && r.URL.Query().Has("list-type") {
+		q := r.URL.Query() // a gateway that lists the whole bucket whatever prefix it is asked for
+		q.Del("prefix")
+		r.URL.RawQuery = q.Encode()
+	}
 	body := &countingBody{rc: r.Body}
 	r.Body = body
 	if p.fault == SlowDown {

@@ -104,10 +104,14 @@ func (r *runState) dispose(ctx context.Context, st workload.Stage) (result.Step,
 		}
 		bm, err := r.bucketManager(ctx, b)
 		if err == nil {
+			err = r.emptyOwn(ctx, b, &res)
+		}
+		if err == nil {
 			err = bm.DeleteBucket(ctx)
 		}
 		if err != nil {
 			res.Notes = append(res.Notes, fmt.Sprintf("could not remove bucket %s, which this run created: %v", b.name, err))
+			r.leftover(fmt.Sprintf("bucket %s kept: %v", b.name, err))
 			continue
 		}
 		delete(r.created, k)
@@ -116,6 +120,50 @@ func (r *runState) dispose(ctx context.Context, st workload.Stage) (result.Step,
 	}
 	res.Elapsed = time.Since(res.Start)
 	return res, nil
+}
+
+// emptyOwn deletes what is left of this run in bucket b (its namespace:
+// what cleanup ranges did not cover) and checks that nothing else is
+// there: a bucket that holds objects this run did not write is kept.
+func (r *runState) emptyOwn(ctx context.Context, b bucketRef, res *result.Step) error {
+	st, err := r.bucketStore(ctx, b.st, b.name)
+	if err != nil {
+		return err
+	}
+	keys, err := storage.KeysUnder(ctx, st, r.cfg.Namespace)
+	if err != nil {
+		return err
+	}
+	for _, k := range keys {
+		if err := st.Delete(ctx, k); err != nil {
+			return fmt.Errorf("delete %s: %w", k, err)
+		}
+	}
+	if len(keys) > 0 {
+		res.Notes = append(res.Notes, fmt.Sprintf("deleted %d objects of this run left in bucket %s", len(keys), b.name))
+	}
+	others := 0
+	first := ""
+	if err := st.List(ctx, "", func(o storage.ObjectInfo) error {
+		if others == 0 {
+			first = o.Key
+		}
+		others++
+		return nil
+	}); err != nil {
+		return err
+	}
+	if others > 0 {
+		return fmt.Errorf("it holds %d objects this run did not write (first %q)", others, first)
+	}
+	return nil
+}
+
+// leftover records that the run could not leave the store as it found it.
+func (r *runState) leftover(why string) {
+	r.mu.Lock()
+	r.cleanupNotes = append(r.cleanupNotes, why)
+	r.mu.Unlock()
 }
 
 // delay waits out a delay stage (an interrupt cuts it short).

@@ -75,17 +75,19 @@ func (r *runState) cleanupWork(ctx context.Context, sp workload.Stream) (fixedWo
 	wk := r.cfg.Worker
 	var keys []storedKey
 	for _, s := range stores {
-		err := s.List(ctx, prefix, func(o storage.ObjectInfo) error {
+		// The listing is checked, not trusted: a key outside prefix makes
+		// it a store fault, and nothing it listed is deleted.
+		listed, err := storage.KeysUnder(ctx, s, prefix)
+		if err != nil {
+			return fixedWork{}, fmt.Errorf("cleanup: list %q: %w", prefix, err)
+		}
+		for _, k := range listed {
 			// The workers' meeting markers are theirs to remove; of a run
 			// split across processes, each deletes the listed keys that
 			// hash to it, so every key is deleted once.
-			if !strings.HasPrefix(o.Key, markers) && wk.Owns(int64(keySeed(o.Key)>>1)) {
-				keys = append(keys, storedKey{s, o.Key})
+			if !strings.HasPrefix(k, markers) && wk.Owns(int64(keySeed(k)>>1)) {
+				keys = append(keys, storedKey{s, k})
 			}
-			return nil
-		})
-		if err != nil {
-			return fixedWork{}, fmt.Errorf("cleanup: list %q: %w", prefix, err)
 		}
 	}
 	r.forgetPools(prefix)

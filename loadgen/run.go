@@ -71,32 +71,35 @@ type Config struct {
 
 // Outcome is what a run did.
 type Outcome struct {
-	Steps       []result.Step `json:"steps"`
-	Interrupted bool          `json:"interrupted"`
-	Aborted     string        `json:"aborted,omitempty"` // "max-errors" or "error-ratio"
-	AbortDetail string        `json:"abort_detail,omitempty"`
-	CleanedUp   bool          `json:"cleaned_up"`
+	Steps       []result.Step
+	Interrupted bool
+	Aborted     string // "max-errors" or "error-ratio"
+	AbortDetail string
+	CleanedUp   bool
+	// CleanupNote says what cleanup or dispose could not remove, and why.
+	CleanupNote string
 }
 
 type runState struct {
-	cfg         Config
-	pools       map[string]*keyPool
-	stores      map[string]storage.Store // bucket stores by storeKey
-	storeOrder  []string
-	created     map[string]bool // buckets this run created, by storeKey
-	removed     map[string]bool // and then removed
-	blocks      map[float64]*payload.Block
-	ratios      map[string]float64  // compressibility each space was written with
-	written     map[string][2]int64 // the smallest and largest size each space was written with
-	maxErrors   int64
-	errors      atomic.Int64
-	wroteAny    atomic.Bool    // a write of this run succeeded: there is something to clean up
-	drivers     map[string]int // COSBench drivers' ranks (workload.Spec.DriverRanks)
-	watch       *errorWatch    // the running step's failure policy, if any
-	mu          sync.Mutex
-	abortWhy    string
-	abortDetail string
-	abortAll    context.CancelFunc
+	cfg          Config
+	pools        map[string]*keyPool
+	stores       map[string]storage.Store // bucket stores by storeKey
+	storeOrder   []string
+	created      map[string]bool // buckets this run created, by storeKey
+	removed      map[string]bool // and then removed
+	blocks       map[float64]*payload.Block
+	ratios       map[string]float64  // compressibility each space was written with
+	written      map[string][2]int64 // the smallest and largest size each space was written with
+	maxErrors    int64
+	errors       atomic.Int64
+	wroteAny     atomic.Bool    // a write of this run succeeded: there is something to clean up
+	drivers      map[string]int // COSBench drivers' ranks (workload.Spec.DriverRanks)
+	watch        *errorWatch    // the running step's failure policy, if any
+	mu           sync.Mutex
+	abortWhy     string
+	abortDetail  string
+	cleanupNotes []string // what the run could not clean up
+	abortAll     context.CancelFunc
 }
 
 // abort stops the run (the first reason wins): no more steps but cleanup.
@@ -158,6 +161,9 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 	out.Interrupted = ctx.Err() != nil
 	r.mu.Lock()
 	out.Aborted, out.AbortDetail = r.abortWhy, r.abortDetail
+	if len(r.cleanupNotes) > 0 {
+		out.CleanedUp, out.CleanupNote = false, strings.Join(r.cleanupNotes, "; ")
+	}
 	r.mu.Unlock()
 	return out, failed
 }

@@ -74,7 +74,7 @@ func (r *runState) pool(ctx context.Context, st storage.Store, bucket, prefix st
 	}
 	if ks.Existing {
 		p.sizes = []int64{}
-		err := st.List(ctx, prefix, func(o storage.ObjectInfo) error {
+		err := storage.ListUnder(ctx, st, prefix, func(o storage.ObjectInfo) error {
 			p.live, p.sizes = append(p.live, o.Key), append(p.sizes, o.Size)
 			return nil
 		})

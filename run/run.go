@@ -115,7 +115,7 @@ func Run(ctx context.Context, sp workload.Spec, tgt *Target, o Options) (*result
 		return nil, runErr
 	}
 	res.Steps, res.Interrupted, res.Aborted, res.CleanedUp = out.Steps, out.Interrupted, out.Aborted, out.CleanedUp
-	res.AbortDetail = out.AbortDetail
+	res.AbortDetail, res.CleanupNote = out.AbortDetail, out.CleanupNote
 	w.finish(res)
 	if view != nil {
 		view.Finish(outcome(res, runErr))

@@ -316,7 +316,7 @@ func childEnv(base []string, cmd Command) []string {
 
 // listPrefix counts the objects and bytes under prefix.
 func listPrefix(ctx context.Context, st storage.Store, prefix string) (objects, bytes int64, err error) {
-	err = st.List(ctx, prefix, func(o storage.ObjectInfo) error {
+	err = storage.ListUnder(ctx, st, prefix, func(o storage.ObjectInfo) error {
 		objects++
 		bytes += o.Size
 		return nil
@@ -324,19 +324,15 @@ func listPrefix(ctx context.Context, st storage.Store, prefix string) (objects, 
 	return objects, bytes, err
 }
 
-// deletePrefix deletes what a run put under its own prefix (only keys
-// that start with it: the listing is checked, not trusted).
+// deletePrefix deletes what a run put under its own prefix. The listing
+// is checked, not trusted: one key outside the prefix and nothing is
+// deleted (storage.ListUnder).
 func deletePrefix(ctx context.Context, st storage.Store, prefix string) error {
 	if !strings.HasPrefix(prefix, Namespace) || !strings.HasSuffix(prefix, "/") {
 		return fmt.Errorf("refusing to delete under %q", prefix)
 	}
-	var keys []string
-	if err := st.List(ctx, prefix, func(o storage.ObjectInfo) error {
-		if strings.HasPrefix(o.Key, prefix) {
-			keys = append(keys, o.Key)
-		}
-		return nil
-	}); err != nil {
+	keys, err := storage.KeysUnder(ctx, st, prefix)
+	if err != nil {
 		return err
 	}
 	var errs []error

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,6 +17,7 @@ import (
 	"github.com/objbench/objbench/s3server"
 	"github.com/objbench/objbench/shootout"
 	"github.com/objbench/objbench/storage"
+	"github.com/objbench/objbench/storage/mem"
 	"github.com/objbench/objbench/storage/s3"
 )
 
@@ -323,5 +325,27 @@ func TestFailuresAreCaughtAndSecretsScrubbed(t *testing.T) {
 	}
 	if !strings.Contains(all.String(), "FAILED leaky") {
 		t.Errorf("the table does not report the failure:\n%s", all.String())
+	}
+}
+
+// Against a store whose listing ignores the prefix, a tool run's cleanup
+// deletes nothing: not the keys outside its prefix, nor, since the listing
+// cannot be trusted, its own.
+func TestDeletePrefixTrustsNoListingThatIgnoresItsPrefix(t *testing.T) {
+	ctx := context.Background()
+	st := mem.New()
+	for _, k := range []string{"theirs/a", "theirs/b", shootout.Namespace + "run1/x"} {
+		if _, err := st.Put(ctx, k, strings.NewReader("v"), 1, storage.PutOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err := shootout.DeletePrefix(ctx, testenv.PrefixIgnoring{Store: st}, shootout.Namespace+"run1/")
+	if !errors.Is(err, storage.ErrListingFault) {
+		t.Errorf("deletePrefix: %v, want the listing fault named", err)
+	}
+	var n int
+	_ = st.List(ctx, "", func(storage.ObjectInfo) error { n++; return nil })
+	if n != 3 {
+		t.Errorf("%d of 3 objects left: a faulty listing deleted some", n)
 	}
 }

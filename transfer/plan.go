@@ -221,7 +221,7 @@ func DownloadPlan(ctx context.Context, st storage.Store, prefix, dir string, for
 		}
 		p.Prefix = prefix + "/"
 	}
-	err := st.List(ctx, p.Prefix, func(o storage.ObjectInfo) error {
+	err := storage.ListUnder(ctx, st, p.Prefix, func(o storage.ObjectInfo) error {
 		if strings.HasSuffix(o.Key, "/") && o.Size == 0 {
 			return nil // a "directory" marker
 		}

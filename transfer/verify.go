@@ -45,7 +45,7 @@ func Verify(ctx context.Context, st storage.Store, p *Plan) (Check, error) {
 	}
 	c := Check{WantObjects: int64(len(want)), WantBytes: p.Bytes()}
 	found := int64(0)
-	err := st.List(ctx, prefix, func(o storage.ObjectInfo) error {
+	err := storage.ListUnder(ctx, st, prefix, func(o storage.ObjectInfo) error {
 		if exact && o.Key != p.Prefix {
 			return nil
 		}

@@ -169,10 +169,7 @@ func bucketResults(ctx context.Context, env Env, o *mergeOptions, where string) 
 	}
 	defer func() { _ = tgt.Close(context.WithoutCancel(ctx)) }()
 	var keys []string
-	err = tgt.Store.List(ctx, prefix, func(info storage.ObjectInfo) error {
-		if !strings.HasPrefix(info.Key, prefix) {
-			return fmt.Errorf("the store listed %q under %q: a listing that ignores its prefix", info.Key, prefix)
-		}
+	err = storage.ListUnder(ctx, tgt.Store, prefix, func(info storage.ObjectInfo) error {
 		if strings.HasSuffix(info.Key, ".json") {
 			keys = append(keys, info.Key)
 		}

@@ -160,6 +160,8 @@ func finish(env Env, o *benchOptions, res *result.Run, out string, runErr error,
 		return fmt.Errorf("run stopped early: %s (--max-errors %d)", res.Aborted, o.maxErrors)
 	case res.Aborted != "":
 		return fmt.Errorf("run stopped early: %s", res.AbortDetail)
+	case res.CleanupNote != "":
+		return fmt.Errorf("cleanup incomplete: %s", res.CleanupNote)
 	}
 	return nil
 }

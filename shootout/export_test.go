@@ -1,0 +1,4 @@
+package shootout
+
+// DeletePrefix is deletePrefix, for the tests.
+var DeletePrefix = deletePrefix
