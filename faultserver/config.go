@@ -34,6 +34,10 @@ type Config struct {
 	MaxEvents int
 	// Listen is the address to serve on (default 127.0.0.1:0, a free port).
 	Listen string
+	// AccessKey and SecretKey, when set, are the keys requests must be
+	// signed with (not with Null); empty, any request is accepted, and
+	// only on loopback.
+	AccessKey, SecretKey string
 	// IgnoreListPrefix answers every ListObjectsV2 with the whole bucket,
 	// as some gateways and buggy stores do: a client that deletes what it
 	// lists must not take the listing's word for what is under a prefix.

@@ -79,6 +79,9 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
+	if cfg.AccessKey == "" && cfg.Listen != "" && !s3server.Loopback(cfg.Listen) {
+		return nil, fmt.Errorf("faultserver: listening on %s without keys would let anyone in: give AccessKey and SecretKey", cfg.Listen)
+	}
 	cfg.Bucket = cmp.Or(cfg.Bucket, "objbench")
 	switch {
 	case cfg.MaxEvents == 0:
@@ -103,7 +106,8 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 			})
 		}
 	} else {
-		h, err := s3server.NewHandler(ctx, s3server.Config{Buckets: []string{cfg.Bucket}})
+		h, err := s3server.NewHandler(ctx, s3server.Config{Buckets: []string{cfg.Bucket}, AccessKey: cfg.AccessKey, SecretKey: cfg.SecretKey,
+			NoAuth: cfg.AccessKey == "" && cfg.SecretKey == ""})
 		if err != nil {
 			return nil, err
 		}

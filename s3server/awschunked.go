@@ -3,6 +3,7 @@ package s3server
 import (
 	"bufio"
 	"bytes"
+	"crypto/subtle"
 	"errors"
 	"fmt"
 	"io"
@@ -21,8 +22,10 @@ import (
 // gofakes3 decodes only the signed variant, only on PutObject, and not on
 // UploadPart; the unsigned-trailer variant (STREAMING-UNSIGNED-PAYLOAD-TRAILER)
 // would be stored with its framing. So frontDoor strips the framing from
-// every request before gofakes3 sees it. Signatures and trailing checksums
-// are not verified (nothing here is).
+// every request before gofakes3 sees it. With signed chunks
+// (STREAMING-AWS4-HMAC-SHA256-PAYLOAD) each chunk is read whole and its
+// signature checked before its bytes go on; trailing checksums are not
+// verified.
 
 // isAWSChunked reports whether r's body is aws-chunked.
 func isAWSChunked(r *http.Request) bool {
@@ -33,12 +36,16 @@ func isAWSChunked(r *http.Request) bool {
 // unwrapAWSChunked replaces r's body by the decoded payload and rewrites the
 // headers so the request looks like a plain UNSIGNED-PAYLOAD upload of
 // X-Amz-Decoded-Content-Length bytes.
-func unwrapAWSChunked(r *http.Request) error {
+func unwrapAWSChunked(r *http.Request, sig *signed) error {
 	n, err := strconv.ParseInt(r.Header.Get("X-Amz-Decoded-Content-Length"), 10, 64)
 	if err != nil || n < 0 {
 		return errors.New("aws-chunked body without a valid X-Amz-Decoded-Content-Length header")
 	}
-	r.Body = &chunkedBody{br: bufio.NewReaderSize(r.Body, 32<<10), body: r.Body}
+	cb := &chunkedBody{br: bufio.NewReaderSize(r.Body, 32<<10), body: r.Body, sig: sig}
+	if sig != nil {
+		cb.prev = sig.signature
+	}
+	r.Body = cb
 	r.ContentLength = n
 	h := r.Header
 	h.Set("Content-Length", strconv.FormatInt(n, 10))
@@ -78,7 +85,15 @@ type chunkedBody struct {
 	body io.Closer
 	left int64 // bytes left in the current chunk
 	err  error // sticky; io.EOF after the last chunk and its trailers
+	// With signed chunks: the signing facts, the previous chunk's
+	// signature, and the current chunk read whole and checked.
+	sig   *signed
+	prev  string
+	chunk []byte
 }
+
+// maxSignedChunk bounds a signed chunk, which is held whole to be checked.
+const maxSignedChunk = 16 << 20
 
 func (c *chunkedBody) Close() error { return c.body.Close() }
 
@@ -86,10 +101,15 @@ func (c *chunkedBody) Read(p []byte) (int, error) {
 	if c.err != nil {
 		return 0, c.err
 	}
-	if c.left == 0 {
+	if c.left == 0 && len(c.chunk) == 0 {
 		if c.err = c.nextChunk(); c.err != nil {
 			return 0, c.err
 		}
+	}
+	if c.sig != nil {
+		n := copy(p, c.chunk)
+		c.chunk = c.chunk[n:]
+		return n, nil
 	}
 	if int64(len(p)) > c.left {
 		p = p[:c.left]
@@ -113,12 +133,19 @@ func (c *chunkedBody) nextChunk() error {
 	if err != nil {
 		return err
 	}
-	sizeHex, _, _ := strings.Cut(line, ";")
+	sizeHex, ext, _ := strings.Cut(line, ";")
 	size, err := strconv.ParseInt(strings.TrimSpace(sizeHex), 16, 64)
 	if err != nil || size < 0 {
 		return badChunk(fmt.Sprintf("bad chunk header %q", line))
 	}
-	if size > 0 {
+	if c.sig != nil {
+		if err := c.readSigned(size, strings.TrimPrefix(strings.TrimSpace(ext), "chunk-signature=")); err != nil {
+			return err
+		}
+		if size > 0 {
+			return nil
+		}
+	} else if size > 0 {
 		c.left = size
 		return nil
 	}
@@ -159,4 +186,27 @@ func (c *chunkedBody) line() (string, error) {
 		return "", io.ErrUnexpectedEOF
 	}
 	return string(bytes.TrimRight(b, "\r\n")), nil
+}
+
+// readSigned reads a signed chunk of size bytes whole (and its CRLF) and
+// checks its signature against the chain before any of it goes on.
+func (c *chunkedBody) readSigned(size int64, sig string) error {
+	if size > maxSignedChunk {
+		return badChunk(fmt.Sprintf("signed chunk of %d bytes: at most %d are taken", size, maxSignedChunk))
+	}
+	c.chunk = make([]byte, size)
+	if _, err := io.ReadFull(c.br, c.chunk); err != nil {
+		return io.ErrUnexpectedEOF
+	}
+	if size > 0 {
+		if err := c.chunkEnd(); err != nil {
+			return err
+		}
+	}
+	want := c.sig.chunkSignature(c.prev, c.chunk)
+	if subtle.ConstantTimeCompare([]byte(want), []byte(sig)) != 1 {
+		return gofakes3.ErrorMessage(gofakes3.ErrBadDigest, "aws-chunked body: a chunk's signature does not match (SignatureDoesNotMatch)")
+	}
+	c.prev = sig
+	return nil
 }

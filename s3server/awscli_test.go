@@ -59,18 +59,7 @@ func TestAWSCLI(t *testing.T) {
 // awsCLI returns a function running the aws CLI against s, with the user's
 // aws config and credentials kept out of the test.
 func awsCLI(t *testing.T, aws string, s *s3server.Server, dir string) func(args ...string) string {
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "AWS_") {
-			env = append(env, kv)
-		}
-	}
-	env = append(env,
-		"AWS_ACCESS_KEY_ID="+s.AccessKey(), "AWS_SECRET_ACCESS_KEY="+s.SecretKey(),
-		"AWS_DEFAULT_REGION=us-east-1",
-		"AWS_CONFIG_FILE="+filepath.Join(dir, "no-config"),
-		"AWS_SHARED_CREDENTIALS_FILE="+filepath.Join(dir, "no-credentials"),
-		"AWS_EC2_METADATA_DISABLED=true")
+	env := clientEnv(dir, s.AccessKey(), s.SecretKey())
 	return func(args ...string) string {
 		t.Helper()
 		cmd := exec.CommandContext(t.Context(), aws, append([]string{"--endpoint-url", s.Endpoint()}, args...)...)
@@ -81,4 +70,22 @@ func awsCLI(t *testing.T, aws string, s *s3server.Server, dir string) func(args 
 		}
 		return string(out)
 	}
+}
+
+// clientEnv is the environment of an aws CLI or boto3 run with these keys
+// ("" leaves them out), the user's aws config and credentials kept out.
+func clientEnv(dir, access, secret string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "AWS_") {
+			env = append(env, kv)
+		}
+	}
+	if access != "" {
+		env = append(env, "AWS_ACCESS_KEY_ID="+access, "AWS_SECRET_ACCESS_KEY="+secret)
+	}
+	return append(env, "AWS_DEFAULT_REGION=us-east-1",
+		"AWS_CONFIG_FILE="+filepath.Join(dir, "no-config"),
+		"AWS_SHARED_CREDENTIALS_FILE="+filepath.Join(dir, "no-credentials"),
+		"AWS_EC2_METADATA_DISABLED=true")
 }

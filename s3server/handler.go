@@ -2,8 +2,11 @@ package s3server
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/xml"
 	"fmt"
+	"hash"
 	"io"
 	"log/slog"
 	"net/http"
@@ -12,16 +15,29 @@ import (
 	"github.com/johannesboyne/gofakes3"
 )
 
-// frontDoor sits in front of gofakes3: it unwraps aws-chunked bodies, puts
-// multipart ETags into the ETag header, and logs requests when asked to.
+// frontDoor sits in front of gofakes3: it checks signatures, unwraps
+// aws-chunked bodies, puts multipart ETags into the ETag header, and logs
+// requests when asked to.
 type frontDoor struct {
 	next http.Handler
 	log  *slog.Logger // nil: no request log
+	keys *keys        // nil: no signature is checked (Config.NoAuth)
 }
 
 func (h *frontDoor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	var sig *signed
+	if h.keys != nil {
+		var aerr *authError
+		if sig, aerr = h.keys.verify(r, time.Now()); aerr != nil {
+			writeError(w, aerr.status, aerr.code, aerr.what)
+			return
+		}
+		if p := r.Header.Get("X-Amz-Content-Sha256"); len(p) == 64 && r.Body != nil && r.Body != http.NoBody {
+			r.Body = &payloadCheck{rc: r.Body, want: p, h: sha256.New()} // a signed payload: its hash is checked too
+		}
+	}
 	if isAWSChunked(r) {
-		if err := unwrapAWSChunked(r); err != nil {
+		if err := unwrapAWSChunked(r, sig); err != nil {
 			writeError(w, http.StatusBadRequest, "InvalidRequest", err.Error())
 			return
 		}
@@ -123,3 +139,22 @@ func (l gofakesLog) Print(level gofakes3.LogLevel, v ...any) {
 		l.log.Log(ctx, lvl, "gofakes3: "+fmt.Sprint(v...))
 	}
 }
+
+// payloadCheck hashes a signed payload as it is read and fails the read
+// that ends it when the hash is not the one the request signed.
+type payloadCheck struct {
+	rc   io.ReadCloser
+	want string
+	h    hash.Hash
+}
+
+func (p *payloadCheck) Read(b []byte) (int, error) {
+	n, err := p.rc.Read(b)
+	p.h.Write(b[:n])
+	if err == io.EOF && hex.EncodeToString(p.h.Sum(nil)) != p.want {
+		return n, gofakes3.ErrorMessage(gofakes3.ErrBadDigest, "XAmzContentSHA256Mismatch: the body is not the one the request signed")
+	}
+	return n, err
+}
+
+func (p *payloadCheck) Close() error { return p.rc.Close() }

@@ -6,13 +6,17 @@ import (
 	"crypto/md5"
 	"encoding/hex"
 	"encoding/xml"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 	"github.com/objbench/objbench/s3server"
 )
 
@@ -39,6 +43,7 @@ func start(t testing.TB, c s3server.Config) *s3server.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
+	register(s)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
@@ -55,8 +60,17 @@ type response struct {
 	body   []byte
 }
 
-// do sends one request the way a minimal SigV4 client would (UNSIGNED-PAYLOAD,
-// an Authorization header nobody checks) and reads the whole response.
+// servers maps the endpoints of the servers the tests started to their
+// keys, for do to sign with.
+var servers sync.Map // endpoint -> aws.Credentials
+
+func register(s *s3server.Server) {
+	servers.Store(s.Endpoint(), aws.Credentials{AccessKeyID: s.AccessKey(), SecretAccessKey: s.SecretKey()})
+}
+
+// do sends one request signed as an SDK signs it (AWS Signature Version
+// 4, the AWS SDK for Go's own signer, UNSIGNED-PAYLOAD) with the keys of
+// the server it goes to, and reads the whole response.
 func do(t testing.TB, method, url string, body []byte, hdr map[string]string) response {
 	t.Helper()
 	var rd io.Reader
@@ -67,13 +81,14 @@ func do(t testing.TB, method, url string, body []byte, hdr map[string]string) re
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Header.Set("X-Amz-Content-Sha256", "UNSIGNED-PAYLOAD")
-	req.Header.Set("X-Amz-Date", time.Now().UTC().Format("20060102T150405Z"))
-	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20250101/us-east-1/s3/aws4_request, "+
-		"SignedHeaders=host;x-amz-content-sha256;x-amz-date, Signature=0000")
+	hash := "UNSIGNED-PAYLOAD"
 	for k, v := range hdr {
 		req.Header.Set(k, v)
+		if http.CanonicalHeaderKey(k) == "X-Amz-Content-Sha256" {
+			hash = v
+		}
 	}
+	sign(t, req, hash)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatalf("%s %s: %v", method, url, err)
@@ -113,4 +128,30 @@ func decodeXML(t testing.TB, b []byte, v any) {
 	if err := xml.Unmarshal(b, v); err != nil {
 		t.Fatalf("decoding %s: %v", b, err)
 	}
+}
+
+// sign signs req with the keys of its server, as the AWS SDK for Go signs
+// for S3 (the path as sent, escaped once).
+func sign(t testing.TB, req *http.Request, payloadHash string) {
+	t.Helper()
+	if err := signReq(req, payloadHash); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func signReq(req *http.Request, payloadHash string) error {
+	var creds aws.Credentials
+	servers.Range(func(ep, c any) bool {
+		if strings.HasPrefix(req.URL.String(), ep.(string)) {
+			creds = c.(aws.Credentials)
+			return false
+		}
+		return true
+	})
+	if creds.AccessKeyID == "" {
+		return fmt.Errorf("no server the tests started answers %s", req.URL)
+	}
+	req.Header.Set("X-Amz-Content-Sha256", payloadHash)
+	s3Style := func(o *v4.SignerOptions) { o.DisableURIPathEscaping = true }
+	return v4.NewSigner(s3Style).SignHTTP(req.Context(), creds, req, payloadHash, "s3", "us-east-1", time.Now())
 }

@@ -5,10 +5,14 @@ import (
 	"crypto/md5"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 	"github.com/objbench/objbench/s3server"
 )
 
@@ -130,13 +134,24 @@ func TestMultipartAbortAndErrors(t *testing.T) {
 // awsChunked frames data the way SDKs do: signed chunks, or unsigned chunks
 // with a trailing checksum.
 func awsChunked(data []byte, chunk int, signed bool) []byte {
+	return awsChunkedSigned(data, chunk, signed, nil)
+}
+
+// awsChunkedSigned frames data as aws-chunked; signed chunks carry the
+// signatures chunkSig gives (nil: placeholders of the right length).
+func awsChunkedSigned(data []byte, chunk int, signed bool, chunkSig func([]byte) string) []byte {
 	var b bytes.Buffer
-	sig := ";chunk-signature=" + strings.Repeat("a", 64)
+	sig := func(p []byte) string {
+		if chunkSig == nil {
+			return ";chunk-signature=" + strings.Repeat("a", 64)
+		}
+		return ";chunk-signature=" + chunkSig(p)
+	}
 	for len(data) > 0 {
 		n := min(chunk, len(data))
 		fmt.Fprintf(&b, "%x", n)
 		if signed {
-			b.WriteString(sig)
+			b.WriteString(sig(data[:n]))
 		}
 		b.WriteString("\r\n")
 		b.Write(data[:n])
@@ -144,7 +159,7 @@ func awsChunked(data []byte, chunk int, signed bool) []byte {
 		data = data[n:]
 	}
 	if signed {
-		b.WriteString("0" + sig + "\r\n\r\n")
+		b.WriteString("0" + sig(nil) + "\r\n\r\n")
 	} else {
 		b.WriteString("0\r\nx-amz-checksum-crc32:AAAAAA==\r\n\r\n")
 	}
@@ -158,7 +173,6 @@ func TestAWSChunkedBodies(t *testing.T) {
 			name, sha string
 			signed    bool
 		}{
-			{"signed", "STREAMING-AWS4-HMAC-SHA256-PAYLOAD", true},
 			{"unsigned trailer", "STREAMING-UNSIGNED-PAYLOAD-TRAILER", false},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
@@ -199,6 +213,7 @@ func TestAWSChunkedOverTransferEncoding(t *testing.T) {
 	req.Header.Set("X-Amz-Content-Sha256", "STREAMING-UNSIGNED-PAYLOAD-TRAILER")
 	req.Header.Set("Content-Encoding", "aws-chunked")
 	req.Header.Set("X-Amz-Decoded-Content-Length", fmt.Sprint(len(data)))
+	sign(t, req, "STREAMING-UNSIGNED-PAYLOAD-TRAILER")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -210,4 +225,67 @@ func TestAWSChunkedOverTransferEncoding(t *testing.T) {
 	if r := do(t, "GET", u, nil, nil); !bytes.Equal(r.body, data) {
 		t.Fatalf("get: %d bytes, want %d", len(r.body), len(data))
 	}
+}
+
+// signedChunkedPut uploads data as STREAMING-AWS4-HMAC-SHA256-PAYLOAD, its
+// seed and chunk signatures made by the AWS SDK for Go's signers; tamper,
+// if set, changes the body after it is signed.
+func signedChunkedPut(t *testing.T, s *s3server.Server, u string, data []byte, tamper func([]byte)) response {
+	t.Helper()
+	const sha = "STREAMING-AWS4-HMAC-SHA256-PAYLOAD"
+	placeholder := awsChunkedSigned(data, 8192, true, nil)
+	req, _ := http.NewRequestWithContext(t.Context(), "PUT", u, nil)
+	req.ContentLength = int64(len(placeholder))
+	req.Header.Set("Content-Encoding", "aws-chunked")
+	req.Header.Set("X-Amz-Decoded-Content-Length", fmt.Sprint(len(data)))
+	now := time.Now()
+	creds := aws.Credentials{AccessKeyID: s.AccessKey(), SecretAccessKey: s.SecretKey()}
+	req.Header.Set("X-Amz-Content-Sha256", sha)
+	if err := v4.NewSigner(func(o *v4.SignerOptions) { o.DisableURIPathEscaping = true }).SignHTTP(t.Context(), creds, req, sha, "s3", "us-east-1", now); err != nil {
+		t.Fatal(err)
+	}
+	_, seedHex, _ := strings.Cut(req.Header.Get("Authorization"), "Signature=")
+	seed, err := hex.DecodeString(seedHex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chain := v4.NewStreamSigner(creds, "s3", "us-east-1", seed)
+	body := awsChunkedSigned(data, 8192, true, func(p []byte) string {
+		sig, err := chain.GetSignature(t.Context(), nil, p, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return hex.EncodeToString(sig)
+	})
+	if tamper != nil {
+		tamper(body)
+	}
+	req.Body = io.NopCloser(bytes.NewReader(body))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return response{resp.StatusCode, resp.Header, b}
+}
+
+// Chunk signatures are checked as the body arrives: an upload whose every
+// chunk is signed by the SDK's signer is stored; one whose data changed
+// after signing is refused, and nothing of it is stored.
+func TestSignedChunksAreChecked(t *testing.T) {
+	backends(t, func(t *testing.T, s *s3server.Server) {
+		data := payload(50_000, 11)
+		u := s.Endpoint() + "/" + bucket + "/signed-chunks"
+		want(t, "signed chunks", signedChunkedPut(t, s, u, data, nil), 200)
+		if r := do(t, "GET", u, nil, nil); !bytes.Equal(r.body, data) {
+			t.Fatalf("get: %d bytes, want %d", len(r.body), len(data))
+		}
+		bad := s.Endpoint() + "/" + bucket + "/forged-chunks"
+		r := signedChunkedPut(t, s, bad, data, func(b []byte) { b[len(b)/2] ^= 1 })
+		if r.status == 200 || !strings.Contains(string(r.body), "signature") {
+			t.Fatalf("a forged chunk: status %d, body %s; want it refused", r.status, r.body)
+		}
+		want(t, "get forged", do(t, "GET", bad, nil, nil), 404)
+	})
 }

@@ -21,16 +21,19 @@ import (
 // free port of 127.0.0.1 with generated keys and no log.
 type Config struct {
 	// Listen is the address to serve on; "" means "127.0.0.1:0" (a free
-	// loopback port). The server checks no credentials, so think twice
-	// before listening beyond loopback.
+	// loopback port). Without auth (NoAuth) only loopback addresses are
+	// accepted.
 	Listen string
 	// DataDir keeps objects as files under this directory (created if
 	// missing; objects from an earlier run are served again). "" keeps
 	// them in memory.
 	DataDir string
-	// AccessKey and SecretKey are the credentials to hand to clients; each
-	// left empty is generated. Any credentials are accepted regardless.
+	// AccessKey and SecretKey are the credentials clients must sign with
+	// (AWS Signature Version 4); each left empty is generated.
 	AccessKey, SecretKey string
+	// NoAuth accepts any request, signed or not, with any keys: for
+	// loopback only.
+	NoAuth bool
 	// Buckets are created at start; ones that already exist are kept.
 	Buckets []string
 	// Quiet turns the per-request log off even when Log is set.
@@ -53,6 +56,11 @@ type Server struct {
 // serving in the background. ctx bounds start-up only; the server runs until
 // Close.
 func Start(ctx context.Context, c Config) (*Server, error) {
+	if c.NoAuth && !Loopback(cmp.Or(c.Listen, "127.0.0.1:0")) {
+		return nil, fmt.Errorf("s3server: listening on %s without checking signatures would let anyone in: keep NoAuth to loopback", c.Listen)
+	}
+	c.AccessKey = cmp.Or(c.AccessKey, "OBJB"+rand.Text()[:16])
+	c.SecretKey = cmp.Or(c.SecretKey, rand.Text()+rand.Text()[:14])
 	be, err := openBackend(ctx, c)
 	if err != nil {
 		return nil, err
@@ -61,12 +69,7 @@ func Start(ctx context.Context, c Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("s3server: %w", err)
 	}
-	s := &Server{
-		srv:      newHTTPServer(be, c),
-		endpoint: endpoint(ln.Addr()),
-		access:   cmp.Or(c.AccessKey, "OBJB"+rand.Text()[:16]),
-		secret:   cmp.Or(c.SecretKey, rand.Text()+rand.Text()[:14]),
-	}
+	s := &Server{srv: newHTTPServer(be, c), endpoint: endpoint(ln.Addr()), access: c.AccessKey, secret: c.SecretKey}
 	s.serving.Go(func() error {
 		if err := s.srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 			return fmt.Errorf("s3server: %w", err)
@@ -78,8 +81,13 @@ func Start(ctx context.Context, c Config) (*Server, error) {
 
 // NewHandler is the server's S3 handler without a listener, for callers
 // that serve it themselves (faultserver puts fault injection in front of
-// it). c.Listen is ignored; the handler lives as long as its caller keeps it.
+// it). c.Listen is ignored; the handler lives as long as its caller keeps
+// it. Signatures are checked against c's keys unless c.NoAuth (empty keys
+// are an error then: there is no one to hand generated ones to).
 func NewHandler(ctx context.Context, c Config) (http.Handler, error) {
+	if !c.NoAuth && (c.AccessKey == "" || c.SecretKey == "") {
+		return nil, errors.New("s3server: a handler that checks signatures needs the access and secret keys")
+	}
 	be, err := openBackend(ctx, c)
 	if err != nil {
 		return nil, err
@@ -113,7 +121,7 @@ func openBackend(ctx context.Context, c Config) (*backend, error) {
 }
 
 func newHTTPServer(be *backend, c Config) *http.Server {
-	// Skew checks only cost time: nothing here checks signatures anyway.
+	// The front door checks signatures, and with them the request time.
 	opts := []gofakes3.Option{gofakes3.WithTimeSkewLimit(0)}
 	errLog := log.New(io.Discard, "", 0) // net/http would print to stderr
 	var reqLog *slog.Logger
@@ -125,7 +133,7 @@ func newHTTPServer(be *backend, c Config) *http.Server {
 		}
 	}
 	return &http.Server{
-		Handler:           &frontDoor{next: gofakes3.New(be, opts...).Server(), log: reqLog},
+		Handler:           &frontDoor{next: gofakes3.New(be, opts...).Server(), log: reqLog, keys: authKeys(c)},
 		ReadHeaderTimeout: time.Minute,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          errLog,
@@ -163,4 +171,24 @@ func (s *Server) Close(ctx context.Context) error {
 		err = errors.Join(fmt.Errorf("s3server: graceful shutdown: %w", serr), s.srv.Close())
 	}
 	return errors.Join(err, s.serving.Wait())
+}
+
+func authKeys(c Config) *keys {
+	if c.NoAuth {
+		return nil
+	}
+	return &keys{access: c.AccessKey, secret: c.SecretKey}
+}
+
+// Loopback reports whether addr (host:port) listens on loopback only.
+func Loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

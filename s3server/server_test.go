@@ -160,6 +160,9 @@ func TestConcurrentClients(t *testing.T) {
 
 func roundTrip(ctx context.Context, u string, data []byte) error {
 	req, _ := http.NewRequestWithContext(ctx, "PUT", u, bytes.NewReader(data))
+	if err := signReq(req, "UNSIGNED-PAYLOAD"); err != nil {
+		return err
+	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return err
@@ -169,6 +172,9 @@ func roundTrip(ctx context.Context, u string, data []byte) error {
 		return fmt.Errorf("put %s: %s", u, resp.Status)
 	}
 	req, _ = http.NewRequestWithContext(ctx, "GET", u, nil)
+	if err := signReq(req, "UNSIGNED-PAYLOAD"); err != nil {
+		return err
+	}
 	resp, err = http.DefaultClient.Do(req)
 	if err != nil {
 		return err
@@ -208,11 +214,12 @@ func TestStartConfig(t *testing.T) {
 
 func TestDataDirSurvivesRestart(t *testing.T) {
 	dir := t.TempDir()
-	c := s3server.Config{DataDir: dir, Buckets: []string{bucket}}
+	c := s3server.Config{DataDir: dir, Buckets: []string{bucket}, AccessKey: "restart-ak", SecretKey: "restart-sk"}
 	s, err := s3server.Start(t.Context(), c)
 	if err != nil {
 		t.Fatal(err)
 	}
+	register(s)
 	data := payload(1000, 7)
 	want(t, "put", do(t, "PUT", s.Endpoint()+"/"+bucket+"/keep/me", data, nil), 200)
 	want(t, "put", do(t, "PUT", s.Endpoint()+"/"+bucket+"/keep/me", data, nil), 200)
@@ -232,7 +239,7 @@ func TestDataDirSurvivesRestart(t *testing.T) {
 
 // Close waits for requests in flight, but no longer than its context allows.
 func TestCloseIsBoundedByContext(t *testing.T) {
-	s, err := s3server.Start(t.Context(), s3server.Config{Buckets: []string{bucket}})
+	s, err := s3server.Start(t.Context(), s3server.Config{Buckets: []string{bucket}, NoAuth: true}) // an unsigned slow upload
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +319,9 @@ func TestReplaceWhileReading(t *testing.T) {
 		u := s.Endpoint() + "/" + bucket + "/moving"
 		first := payload(16<<20, 1)
 		want(t, "put", do(t, "PUT", u, first, nil), 200)
-		resp, err := http.Get(u)
+		get, _ := http.NewRequestWithContext(t.Context(), "GET", u, nil)
+		sign(t, get, "UNSIGNED-PAYLOAD")
+		resp, err := http.DefaultClient.Do(get)
 		if err != nil {
 			t.Fatal(err)
 		}

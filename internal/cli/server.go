@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"cmp"
 	"context"
+	"crypto/rand"
 	"fmt"
 	"time"
 
@@ -21,8 +23,10 @@ func newServerCommand(env Env) *cobra.Command {
 		Long: `Run objbench's embedded S3-compatible server until interrupted.
 
 It keeps objects in memory (default) or in --data DIR, and prints its
-endpoint and credentials. It is for local measurement only: it accepts any
-credentials and should never be exposed beyond this machine.`,
+endpoint and credentials. Requests must be signed with them (AWS Signature
+Version 4: header-signed, presigned URLs, signed aws-chunked uploads) or
+are refused with 403, as S3 refuses them; --no-auth accepts anything, and
+then only on a loopback address.`,
 		Example: `  objbench server --listen 127.0.0.1:9000 --bucket bench
   AWS_ACCESS_KEY_ID=... AWS_SECRET_ACCESS_KEY=... aws --endpoint-url http://127.0.0.1:9000 s3 ls s3://bench`,
 		Args: cobra.NoArgs,
@@ -46,6 +50,7 @@ credentials and should never be exposed beyond this machine.`,
 	f.StringSliceVar(&c.Buckets, "bucket", []string{"objbench"}, "buckets to create at start")
 	f.StringVar(&c.AccessKey, "access-key", "", "access key to print for clients (default: random)")
 	f.StringVar(&c.SecretKey, "secret-key", "", "secret key to print for clients (default: random)")
+	f.BoolVar(&c.NoAuth, "no-auth", false, "accept any request, signed or not (loopback addresses only)")
 	f.DurationVar(&delay, "delay", 0, "hold every request this long before serving it: a slow store of known latency (e.g. 100ms, for many clients in flight)")
 	f.BoolVar(&null, "null", false, "keep no data: PUT bodies are read and dropped, GET answers the object's size in zeros (the client's own ceiling)")
 	return cmd
@@ -58,8 +63,14 @@ func runFaultServer(ctx context.Context, env Env, c s3server.Config, delay time.
 	if len(c.Buckets) > 0 {
 		bucket = c.Buckets[0]
 	}
-	srv, err := faultserver.Start(ctx, faultserver.Config{Listen: c.Listen, Bucket: bucket, Delay: faultserver.Delay{Base: delay},
-		Null: null, MaxEvents: -1})
+	fc := faultserver.Config{Listen: c.Listen, Bucket: bucket, Delay: faultserver.Delay{Base: delay}, Null: null, MaxEvents: -1}
+	if !c.NoAuth && !null {
+		fc.AccessKey, fc.SecretKey = cmp.Or(c.AccessKey, "OBJB"+rand.Text()[:16]), cmp.Or(c.SecretKey, rand.Text())
+	}
+	if (c.NoAuth || null) && !s3server.Loopback(c.Listen) {
+		return usagef("--listen %s: a server that checks no signatures (--no-auth, --null) listens on loopback only", c.Listen)
+	}
+	srv, err := faultserver.Start(ctx, fc)
 	if err != nil {
 		return fmt.Errorf("start server: %w", err)
 	}
@@ -67,7 +78,11 @@ func runFaultServer(ctx context.Context, env Env, c s3server.Config, delay time.
 	if null {
 		kind = "null: no data kept; " + kind
 	}
-	fmt.Fprintf(env.Stdout, "objbench S3 server (%s) listening\n  endpoint:  %s\n  buckets:   [%s]\nCtrl-C stops it.\n", kind, srv.Endpoint(), bucket)
+	fmt.Fprintf(env.Stdout, "objbench S3 server (%s) listening\n  endpoint:  %s\n  buckets:   [%s]\n", kind, srv.Endpoint(), bucket)
+	if fc.AccessKey != "" { // the user's to hand to clients, for this throwaway server only
+		fmt.Fprintf(env.Stdout, "  export AWS_ACCESS_KEY_ID=%s AWS_SECRET_ACCESS_KEY=%s AWS_ENDPOINT_URL=%s\n", fc.AccessKey, fc.SecretKey, srv.Endpoint())
+	}
+	fmt.Fprintln(env.Stdout, "Ctrl-C stops it.")
 	<-ctx.Done()
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
@@ -76,6 +91,9 @@ func runFaultServer(ctx context.Context, env Env, c s3server.Config, delay time.
 
 func runServer(ctx context.Context, env Env, c s3server.Config) error {
 	c.Quiet = true
+	if c.NoAuth && !s3server.Loopback(c.Listen) {
+		return usagef("--no-auth on %s: a server that checks no signatures listens on loopback only (127.0.0.1, ::1)", c.Listen)
+	}
 	srv, err := s3server.Start(ctx, c)
 	if err != nil {
 		return fmt.Errorf("start server: %w", err)
