@@ -11,7 +11,9 @@
 #      the null store, and the result file's size.
 # Usage: bench/efficiency.sh [OPS] [SECONDS-PER-STEP]
 # OBJBENCH_BIN=path measures another objbench build as the client (the
-# servers are always this tree's).
+# servers are always this tree's); OBJBENCH_COMPARE=path measures that build
+# too, alternately with this one, in sections 1 and 2 (before/after, side
+# by side in one sitting).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ops=${1:-10000000}
@@ -41,15 +43,19 @@ echo "== 1. client CPU per 4 KiB op against MinIO (${secs}s steps)"
 for c in 8 64; do
   for op in get put; do
     ./bin/floor "$ep" "$MINIO_ROOT_USER" "$MINIO_ROOT_PASSWORD" "$c" "$op" | grep -E "ownloop|direct"
-    $ob "$op" --endpoint-url "$ep" --bucket bench --create-bucket --size 4KiB -c "$c" --duration "${secs}s" -q -o "$w/$op-$c.json" >/dev/null
-    echo "objbench ${op^^} conc $c: $(cpu_per "$w/$op-$c.json" "${op^^}" 0) end to end"
+    for b in $ob ${OBJBENCH_COMPARE:-}; do
+      $b "$op" --endpoint-url "$ep" --bucket bench --create-bucket --size 4KiB -c "$c" --duration "${secs}s" -q -o "$w/$op-$c.json" >/dev/null
+      echo "objbench ${op^^} conc $c: $(cpu_per "$w/$op-$c.json" "${op^^}" 0) end to end ($b)"
+    done
   done
 done
 echo "== 2. client CPU per GiB of 64 MiB objects, 4 workers"
-$ob put --endpoint-url "$ep" --bucket bench --size 64MiB -c 4 --duration "${secs}s" -q -o "$w/put64.json" >/dev/null
-$ob get --endpoint-url "$ep" --bucket bench --size 64MiB -c 4 --objects 16 --duration "${secs}s" -q -o "$w/get64.json" >/dev/null
-echo "objbench PUT 64 MiB: $(cpu_per "$w/put64.json" PUT 1)"
-echo "objbench GET 64 MiB: $(cpu_per "$w/get64.json" GET 1)"
+for b in $ob ${OBJBENCH_COMPARE:-}; do
+  $b put --endpoint-url "$ep" --bucket bench --size 64MiB -c 4 --duration "${secs}s" -q -o "$w/put64.json" >/dev/null
+  $b get --endpoint-url "$ep" --bucket bench --size 64MiB -c 4 --objects 16 --duration "${secs}s" -q -o "$w/get64.json" >/dev/null
+  echo "objbench PUT 64 MiB: $(cpu_per "$w/put64.json" PUT 1) ($b)"
+  echo "objbench GET 64 MiB: $(cpu_per "$w/get64.json" GET 1) ($b)"
+done
 echo "== 3. workers in flight against a store holding every request 100 ms"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 ./bin/objbench server --null --delay 100ms --listen "127.0.0.1:$port" --bucket bench >/dev/null &
@@ -59,7 +65,7 @@ for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$port/" && brea
 for c in 1000 10000; do
   /usr/bin/time -f "%M" -o "$w/rss-$c" $ob get --endpoint-url "http://127.0.0.1:$port" --bucket bench --size 4KiB -c "$c" \
     --objects 1000 --duration 60s -q -o "$w/w$c.json" > "$w/w$c.txt"
-  echo "conc $c: peak RSS $(( $(cat "$w/rss-$c") / 1024 )) MiB; $(sed -n 's/^main  *GET  *[0-9]*  *\([0-9]*\).*/\1 ops\/s/p' "$w/w$c.txt"), p50 $(awk '/^main +GET/ {print $8; exit}' "$w/w$c.txt") ms"
+  echo "conc $c: peak RSS $(( $(cat "$w/rss-$c") / 1024 )) MiB; $(awk '/^main +GET/ {print $4 " ops/s, p50 " $8 " ms"; exit}' "$w/w$c.txt")"
 done
 echo "growth per worker from 1,000 to 10,000: $(( ( $(cat "$w/rss-10000") - $(cat "$w/rss-1000") ) / 9 )) B"
 echo "== 4. $ops 4 KiB GETs at 8 workers against the null store"
