@@ -15,6 +15,7 @@ import (
 	"github.com/objbench/objbench/metrics"
 	"github.com/objbench/objbench/payload"
 	"github.com/objbench/objbench/saturate"
+	"github.com/objbench/objbench/units"
 	"github.com/objbench/objbench/workload"
 )
 
@@ -89,7 +90,7 @@ func runSaturate(ctx context.Context, env Env, o *saturateOptions, op string) er
 	if err != nil {
 		return usageError{err}
 	}
-	size, err := workload.ParseSize(o.size)
+	size, err := units.ParseSize(o.size)
 	if err != nil {
 		return usagef("--size: %v", err)
 	}
