@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/objbench/objbench/internal/atomicfile"
+	"github.com/objbench/objbench/atomicfile"
 	"github.com/objbench/objbench/loadgen"
 	"github.com/objbench/objbench/payload"
 	"github.com/objbench/objbench/report"
