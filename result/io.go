@@ -8,7 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/objbench/objbench/internal/atomicfile"
+	"github.com/objbench/objbench/atomicfile"
 )
 
 // Write stores r at path atomically (a temporary file renamed into place),

@@ -19,14 +19,12 @@ func splitRun(t *testing.T, n int, step time.Duration, seed uint64) (parts []*re
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 3))
 	one := metrics.NewSeries(storeT0)
-	var oneRecs []*metrics.Recorder
 	for w := range n {
 		offset := time.Duration(rng.IntN(800)-400) * time.Millisecond // store = local + offset
 		stagger := time.Duration(rng.IntN(8)) * time.Millisecond
 		localStart := storeT0.Add(stagger - offset)
 		s := metrics.NewSeries(localStart)
 		rec, oneRec := s.NewRecorder(), one.NewRecorder()
-		oneRecs = append(oneRecs, oneRec)
 		clock := time.Duration(0)
 		for clock < step {
 			d := time.Duration(rng.ExpFloat64()*float64(3*time.Millisecond)) + 100*time.Microsecond

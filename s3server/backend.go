@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/johannesboyne/gofakes3"
-	"github.com/ryszard/goskiplist/skiplist"
+	"github.com/tidwall/btree"
 )
 
 var (
@@ -44,8 +44,8 @@ type bucket struct {
 
 	mu      sync.RWMutex
 	objects map[string]*object
-	order   *skiplist.SkipList // keys in order, for listing
-	deleted bool               // set when removed, so late writers fail
+	order   btree.Set[string] // keys in order, for listing
+	deleted bool              // set when removed, so late writers fail
 }
 
 // object is immutable once published; replacing a key publishes a new one.
@@ -76,7 +76,7 @@ func newBackend(ctx context.Context, blobs blobStore) (*backend, error) {
 		bk := newBucket(lb.info.Name, lb.info.CreationDate.Time)
 		for _, obj := range lb.objects {
 			bk.objects[obj.key] = obj
-			bk.order.Set(obj.key, nil)
+			bk.index(obj.key)
 		}
 		b.buckets[bk.name] = bk
 	}
@@ -84,8 +84,13 @@ func newBackend(ctx context.Context, blobs blobStore) (*backend, error) {
 }
 
 func newBucket(name string, created time.Time) *bucket {
-	return &bucket{name: name, created: created, objects: map[string]*object{}, order: skiplist.NewStringMap()}
+	return &bucket{name: name, created: created, objects: map[string]*object{}}
 }
+
+// index adds key to the bucket's key order; unindex removes it. The caller
+// holds bk.mu for writing.
+func (bk *bucket) index(key string)   { bk.order.Insert(key) }
+func (bk *bucket) unindex(key string) { bk.order.Delete(key) }
 
 // newObject builds an object. parts > 0 marks a completed multipart upload.
 func newObject(key string, body blob, hash []byte, parts int, meta map[string]string, mod time.Time) *object {
@@ -200,7 +205,7 @@ func (b *backend) deleteBucket(name string, force bool) error {
 	bk.deleted = true
 	objects := bk.objects
 	bk.objects = map[string]*object{}
-	bk.order = skiplist.NewStringMap()
+	bk.order.Clear()
 	bk.mu.Unlock()
 	delete(b.buckets, name)
 	b.mu.Unlock()
@@ -236,7 +241,7 @@ func (b *backend) publish(bucketName string, obj *object, cond *gofakes3.PutCond
 	if err == nil {
 		bk.objects[obj.key] = obj
 		if old == nil {
-			bk.order.Set(obj.key, nil)
+			bk.index(obj.key)
 		}
 	}
 	bk.mu.Unlock()

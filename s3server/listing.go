@@ -63,9 +63,9 @@ func (b *backend) ListBucket(name string, prefix *gofakes3.Prefix, page gofakes3
 // and each common prefix (obj nil), until fn returns false. The caller holds
 // bk.mu. Keys under a common prefix are skipped by seeking past them.
 func (bk *bucket) scan(p gofakes3.Prefix, start string, fn func(key string, obj *object, common string) bool) {
-	it := bk.order.Seek(start)
-	for it != nil {
-		key := it.Key().(string)
+	it := bk.order.Iter()
+	for ok := it.Seek(start); ok; {
+		key := it.Key()
 		if p.HasPrefix && !strings.HasPrefix(key, p.Prefix) {
 			return // keys are ordered and start >= prefix: none further match
 		}
@@ -77,15 +77,13 @@ func (bk *bucket) scan(p gofakes3.Prefix, start string, fn func(key string, obj 
 			if next == "" {
 				return
 			}
-			it = bk.order.Seek(next)
+			ok = it.Seek(next)
 			continue
 		}
 		if !fn(key, bk.objects[key], "") {
 			return
 		}
-		if !it.Next() {
-			return
-		}
+		ok = it.Next()
 	}
 }
 

@@ -87,7 +87,7 @@ func (b *backend) DeleteObject(bucketName, key string) (gofakes3.ObjectDeleteRes
 	old := bk.objects[key]
 	if old != nil {
 		delete(bk.objects, key)
-		bk.order.Delete(key)
+		bk.unindex(key)
 	}
 	bk.mu.Unlock()
 	if old != nil {

@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 ./scripts/install-chromium.sh
 ./scripts/install-tools.sh # rclone, s3cmd, aws CLI, boto3 for `objbench tools`
 ./scripts/install-mpi.sh # Open MPI's mpirun, which launches the distributed tests' workers
+./scripts/install-lint.sh # staticcheck, pinned
 export OBJBENCH_REQUIRE_MINIO=1 # a missing MinIO fails the tests instead of skipping them
 export OBJBENCH_REQUIRE_CHROMIUM=1 # likewise chromium, for the HTML report's browser test
 export OBJBENCH_REQUIRE_TOOLS=1 # likewise the transfer tools of the shoot-out (s5cmd excepted: not packaged)
@@ -17,6 +18,7 @@ if [ "$(id -u)" = 0 ]; then
 fi
 export PATH="$(go env GOPATH)/bin:$PATH"
 go vet ./...
+staticcheck ./...
 go test -race -timeout 20m ./...
 # The fidelity tests assert their timing bounds only without the race detector.
 go test -count=1 -timeout 5m ./faultserver

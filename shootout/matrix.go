@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/objbench/objbench/workload"
+	"github.com/objbench/objbench/units"
 )
 
 // FileSet is one shape of the dataset: Count files of Size bytes each.
@@ -43,7 +43,7 @@ func ParseFileSets(s string) ([]FileSet, error) {
 		if err != nil || count < 1 || count > MaxFiles {
 			return nil, fmt.Errorf("bad file set %q: the count must be a whole number from 1 to %d", part, MaxFiles)
 		}
-		bytes, err := workload.ParseSize(size)
+		bytes, err := units.ParseSize(size)
 		if err != nil || bytes < 1 {
 			return nil, fmt.Errorf("bad file set %q: bad size %q", part, size)
 		}

@@ -5,8 +5,9 @@
 //
 // A Plan lists what to move; Run moves it with Workers objects in flight
 // and, for objects larger than a part, PartConcurrency parts in flight per
-// object (multipart uploads, ranged GETs), retrying failed parts with
-// backoff and timing every object and part in HDR histograms. Verify
+// object (multipart uploads, ranged GETs), retrying failed requests with
+// backoff (the store is wrapped in storage/retry) and timing every object
+// and part in HDR histograms. Verify
 // compares what the store then holds with the plan.
 //
 // Safety: an upload writes only the keys of its plan (all under the

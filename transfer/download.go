@@ -28,25 +28,23 @@ func (r *runner) download(ctx context.Context, it Item) (err error) {
 	}
 	whole := parts(it.Size, r.o.PartSize) == 1
 	return r.forEachPart(ctx, it.Size, func(ctx context.Context, _ int, off, size int64) error {
-		return r.try(ctx, true, func() error {
-			var w io.Writer = io.Discard
-			if f != nil {
-				w = io.NewOffsetWriter(f, off)
-			}
-			o := storage.GetOptions{}
-			if !whole {
-				o.Range = &storage.Range{Offset: off, Length: size}
-			}
-			n, err := r.st.Get(ctx, it.Key, o, w)
-			if err == nil && n != size {
-				err = fmt.Errorf("get %s: %d bytes at %d, want %d (object changed?)", it.Key, n, off, size)
-			}
-			if err != nil {
-				return err
-			}
-			r.moved(size)
-			return nil
-		})
+		var w io.Writer = io.Discard // both it and an OffsetWriter can be rewound for a retry
+		if f != nil {
+			w = io.NewOffsetWriter(f, off)
+		}
+		o := storage.GetOptions{}
+		if !whole {
+			o.Range = &storage.Range{Offset: off, Length: size}
+		}
+		n, err := r.st.Get(ctx, it.Key, o, w)
+		if err == nil && n != size {
+			err = fmt.Errorf("get %s: %d bytes at %d, want %d (object changed?)", it.Key, n, off, size)
+		}
+		if err != nil {
+			return err
+		}
+		r.moved(size)
+		return nil
 	})
 }
 

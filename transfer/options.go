@@ -1,9 +1,6 @@
 package transfer
 
-import (
-	"sync/atomic"
-	"time"
-)
+import "sync/atomic"
 
 // Limits of S3 multipart uploads.
 const (
@@ -21,7 +18,8 @@ type Options struct {
 	// Workers is how many objects are in flight.
 	Workers int
 	// Retries is how many times a failed request is tried again (with
-	// backoff, bounded by the context); < 0 means none. Default 3.
+	// jittered backoff, bounded by the context; see storage/retry); < 0
+	// means none. Default 3.
 	Retries int
 	// Force lets a download replace existing local files.
 	Force bool
@@ -81,9 +79,4 @@ func parts(size, partSize int64) int {
 		return 1
 	}
 	return int((size + partSize - 1) / partSize)
-}
-
-// backoff is the wait before retry n (1-based): 100 ms doubling, at most 2 s.
-func backoff(n int) time.Duration {
-	return min(100*time.Millisecond<<(n-1), 2*time.Second)
 }

@@ -13,7 +13,7 @@ import (
 
 	"github.com/objbench/objbench/corpus"
 	"github.com/objbench/objbench/storage"
-	"github.com/objbench/objbench/workload"
+	"github.com/objbench/objbench/units"
 )
 
 // Item is one object to move.
@@ -104,7 +104,7 @@ func (p *Plan) addGen(spec string) error {
 		}
 		count, size = c, s
 	}
-	n, err := workload.ParseSize(size)
+	n, err := units.ParseSize(size)
 	if err != nil {
 		return fmt.Errorf("bad gen:%s: %w", spec, err)
 	}

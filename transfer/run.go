@@ -2,7 +2,6 @@ package transfer
 
 import (
 	"context"
-	"errors"
 	"sync/atomic"
 	"time"
 
@@ -10,11 +9,13 @@ import (
 
 	"github.com/objbench/objbench/payload"
 	"github.com/objbench/objbench/storage"
+	"github.com/objbench/objbench/storage/retry"
 )
 
 // runner is one Run's shared state.
 type runner struct {
-	st      storage.Store
+	st      storage.Store // the caller's store, its requests retried
+	raw     storage.Store // the caller's store itself
 	o       Options
 	block   *payload.Block // nil unless the plan has generated items
 	lat     *latencies
@@ -29,7 +30,8 @@ type runner struct {
 // the run; the Result then counts what was moved before.
 func Run(ctx context.Context, st storage.Store, p *Plan, o Options) (*Result, error) {
 	o = o.Resolve(p)
-	r := &runner{st: st, o: o, lat: newLatencies()}
+	r := &runner{raw: st, o: o, lat: newLatencies()}
+	r.st = retry.New(st, retry.Policy{Retries: o.Retries, OnRetry: r.retried, OnSuccess: r.succeeded})
 	if !p.Download && hasGenerated(p) {
 		b, err := payload.NewBlock(payload.DefaultBlockSize, p.Seed, 0)
 		if err != nil {
@@ -98,46 +100,17 @@ func (r *runner) moved(n int64) {
 	}
 }
 
-// try runs one request, again after a backoff while it fails in a way that
-// may pass (up to o.Retries times, never past ctx), and times the attempt
-// that succeeded as a part when timed (create and complete are not parts).
-func (r *runner) try(ctx context.Context, timed bool, req func() error) error {
-	for attempt := 1; ; attempt++ {
-		start := time.Now()
-		err := req()
-		if err == nil {
-			if timed {
-				r.lat.record(r.lat.part, time.Since(start))
-			}
-			return nil
-		}
-		if attempt > r.o.Retries || ctx.Err() != nil || !retryable(err) {
-			return err
-		}
-		r.retries.Add(1)
-		t := time.NewTimer(backoff(attempt))
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return err
-		case <-t.C:
-		}
-	}
-}
+// retried counts a request tried again.
+func (r *runner) retried(retry.Retry) { r.retries.Add(1) }
 
-// retryable says whether err may pass on another try: network failures,
-// timeouts and server-side (5xx, 408, 429) answers; not a missing object,
-// denied access, a local file's failure or a cancellation.
-func retryable(err error) bool {
-	var se *storage.StatusError
-	if errors.As(err, &se) {
-		return se.StatusCode >= 500 || se.StatusCode == 408 || se.StatusCode == 429
+// succeeded times a part's request, the attempt that succeeded: PUTs and
+// part uploads when uploading, GETs when downloading (creating and
+// completing a multipart upload are not parts).
+func (r *runner) succeeded(op, _ string, took time.Duration) {
+	switch op {
+	case retry.OpPut, retry.OpUploadPart, retry.OpGet:
+		r.lat.record(r.lat.part, took)
 	}
-	switch storage.ErrorClass(err) {
-	case storage.ClassNotFound, storage.ClassDenied, storage.ClassCanceled, storage.ClassIO:
-		return false
-	}
-	return true
 }
 
 // forEachPart calls part for every part of an object of size bytes, with

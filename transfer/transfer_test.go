@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/objbench/objbench/dataset"
+	"github.com/objbench/objbench/payload"
 	"github.com/objbench/objbench/s3server"
 	"github.com/objbench/objbench/storage"
 	"github.com/objbench/objbench/storage/mem"
@@ -241,6 +242,17 @@ func TestRetriesThenAborts(t *testing.T) {
 	res, err := transfer.Run(ctx, st, p, o)
 	if err != nil || res.Retries != 2 || len(st.aborted) != 0 {
 		t.Fatalf("two failures, two retries allowed: err %v, %d retries, aborted %v", err, res.Retries, st.aborted)
+	}
+	// The failed attempts read part 2's body to the end: each retry must
+	// send it again from its start.
+	b, err := payload.NewBlock(payload.DefaultBlockSize, p.Seed, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := payload.NewVerifier(b)
+	v.Reset(p.Items[0].Seed, 0)
+	if n, err := st.Get(ctx, "k", storage.GetOptions{}, v); err != nil || n != 12*mib || v.Mismatch() >= 0 {
+		t.Fatalf("after the retries the object reads %d bytes (%v), first wrong byte at %d", n, err, v.Mismatch())
 	}
 	st = &flaky{Store: mem.New(), fails: 3}
 	res, err = transfer.Run(ctx, st, p, o)

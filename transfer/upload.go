@@ -40,8 +40,8 @@ func (r *runner) openSource(it Item) (*source, error) {
 	return &source{file: f}, nil
 }
 
-// section is a fresh reader of size bytes at off: each attempt of a part
-// reads from the start again.
+// section is a reader of size bytes at off. It is an io.Seeker, so the
+// retry wrapper rewinds it for each new attempt.
 func (s *source) section(off, size int64) io.Reader {
 	if s.file != nil {
 		return io.NewSectionReader(s.file, off, size)
@@ -71,42 +71,40 @@ func (r *runner) upload(ctx context.Context, it Item) (err error) {
 	defer func() { err = errors.Join(err, src.close()) }()
 	mp, ok := r.st.(storage.Multiparter)
 	if !ok || parts(it.Size, r.o.PartSize) == 1 {
-		return r.try(ctx, true, func() error {
-			if _, err := r.st.Put(ctx, it.Key, src.section(0, it.Size), it.Size, storage.PutOptions{}); err != nil {
-				return err
-			}
-			r.moved(it.Size)
-			return nil
-		})
+		if _, err := r.st.Put(ctx, it.Key, src.section(0, it.Size), it.Size, storage.PutOptions{}); err != nil {
+			return err
+		}
+		r.moved(it.Size)
+		return nil
 	}
 	return r.uploadParts(ctx, mp, it, src)
 }
 
 // uploadParts runs a multipart upload and aborts it if any step fails.
+// The abort goes to the caller's store itself, tried once, as before
+// retries were a wrapper.
 func (r *runner) uploadParts(ctx context.Context, mp storage.Multiparter, it Item, src *source) error {
-	var id string
-	if err := r.try(ctx, false, func() (err error) { id, err = mp.CreateMultipart(ctx, it.Key); return err }); err != nil {
+	id, err := mp.CreateMultipart(ctx, it.Key)
+	if err != nil {
 		return err
 	}
 	done := make([]storage.Part, parts(it.Size, r.o.PartSize))
-	err := r.forEachPart(ctx, it.Size, func(ctx context.Context, n int, off, size int64) error {
-		return r.try(ctx, true, func() error {
-			p, err := mp.UploadPart(ctx, it.Key, id, n, src.section(off, size), size, storage.PutOptions{})
-			if err != nil {
-				return err
-			}
-			done[n-1] = p
-			r.moved(size)
-			return nil
-		})
+	err = r.forEachPart(ctx, it.Size, func(ctx context.Context, n int, off, size int64) error {
+		p, err := mp.UploadPart(ctx, it.Key, id, n, src.section(off, size), size, storage.PutOptions{})
+		if err != nil {
+			return err
+		}
+		done[n-1] = p
+		r.moved(size)
+		return nil
 	})
 	if err == nil {
-		err = r.try(ctx, false, func() error { _, err := mp.CompleteMultipart(ctx, it.Key, id, done); return err })
+		_, err = mp.CompleteMultipart(ctx, it.Key, id, done)
 	}
 	if err != nil {
 		actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), abortTimeout)
 		defer cancel()
-		if aerr := mp.AbortMultipart(actx, it.Key, id); aerr != nil {
+		if aerr := r.raw.(storage.Multiparter).AbortMultipart(actx, it.Key, id); aerr != nil {
 			err = errors.Join(err, fmt.Errorf("abort multipart upload %s of %s: %w", id, it.Key, aerr))
 		}
 	}

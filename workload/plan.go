@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/objbench/objbench/units"
 )
 
 // PlanNamespace stands for the run's namespace in a plan written before
@@ -242,7 +244,7 @@ func streamExtras(s Stream) string {
 		parts = append(parts, "writes "+s.Sizes().SizeString())
 	}
 	if s.RangeSize > 0 {
-		parts = append(parts, "ranges of "+FormatSize(s.RangeSize))
+		parts = append(parts, "ranges of "+units.FormatSize(s.RangeSize))
 	}
 	if s.Data.Compress > 1 {
 		parts = append(parts, fmt.Sprintf("data compresses %v:1", s.Data.Compress))

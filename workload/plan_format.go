@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/objbench/objbench/units"
 )
 
 // objectCount is how many objects a prepare (or cleanup) of ks touches.
@@ -106,7 +108,7 @@ func bytesString(b float64, exact bool) string {
 	if !exact || b != float64(int64(b)) {
 		return "~" + approxSize(b)
 	}
-	s := FormatSize(int64(b))
+	s := units.FormatSize(int64(b))
 	if n, _, _ := strings.Cut(s, " "); len(n) <= 3 {
 		return s
 	}

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/objbench/objbench/units"
 )
 
 // SelectorKind names a selector's distribution.
@@ -77,7 +79,7 @@ func parseSelector(in string, sizes bool) (Selector, error) {
 		if !sizes {
 			return Selector{}, fmt.Errorf("bad selector %q: %q after ')'", in, unit)
 		}
-		m, err := ParseSize("1" + unit)
+		m, err := units.ParseSize("1" + unit)
 		if err != nil || m < 1 {
 			return Selector{}, fmt.Errorf("bad selector %q: unknown unit %q (use B, KB, KiB, MB, MiB, GB, GiB)", in, unit)
 		}
@@ -97,7 +99,7 @@ func parseSelector(in string, sizes bool) (Selector, error) {
 // parseBare reads "N", "a-b" (index) or "4KiB" (size).
 func parseBare(in, t string, sizes bool) (Selector, error) {
 	if sizes {
-		n, err := ParseSize(t)
+		n, err := units.ParseSize(t)
 		if err != nil {
 			return Selector{}, fmt.Errorf("bad size %q: want a size (4KiB) or a selector like u(1,10)MB", in)
 		}
@@ -124,7 +126,7 @@ func parseBare(in, t string, sizes bool) (Selector, error) {
 func parseNum(a string, sizes bool, mult int64) (int64, error) {
 	a = strings.TrimSpace(a)
 	if sizes && mult == 1 {
-		return ParseSize(a)
+		return units.ParseSize(a)
 	}
 	n, err := strconv.ParseInt(a, 10, 64)
 	if err != nil {

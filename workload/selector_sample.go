@@ -3,6 +3,8 @@ package workload
 import (
 	"math"
 	"math/rand/v2"
+
+	"github.com/objbench/objbench/units"
 )
 
 // Sequential reports whether the selector counts through its values (r,
@@ -224,7 +226,7 @@ func (s Selector) Shift(d int64) Selector {
 // SizeString is the selector with sizes in binary units, for people.
 func (s Selector) SizeString() string {
 	if s.Kind == SelConst {
-		return FormatSize(s.Min)
+		return units.FormatSize(s.Min)
 	}
-	return s.format(FormatSize)
+	return s.format(units.FormatSize)
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/objbench/objbench/units"
 )
 
 // Canonical op names; CanonicalOp maps the aliases files use onto them.
@@ -107,7 +109,7 @@ func (s Stream) StepLabel(i int) string {
 		parts = append(parts, "size="+pick(w.SizeDists, i).SizeString())
 	}
 	if len(w.RangeSizes) > 1 {
-		parts = append(parts, "range="+FormatSize(pick(w.RangeSizes, i)))
+		parts = append(parts, "range="+units.FormatSize(pick(w.RangeSizes, i)))
 	}
 	if len(w.Durations) > 1 {
 		parts = append(parts, "duration="+pick(w.Durations, i).String())
@@ -116,7 +118,7 @@ func (s Stream) StepLabel(i int) string {
 		parts = append(parts, fmt.Sprintf("ops=%d", pick(w.Ops, i)))
 	}
 	if len(w.Bytes) > 1 {
-		parts = append(parts, "bytes="+FormatSize(pick(w.Bytes, i)))
+		parts = append(parts, "bytes="+units.FormatSize(pick(w.Bytes, i)))
 	}
 	if len(w.Rates) > 1 {
 		parts = append(parts, "rate="+pick(w.Rates, i).String())

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/objbench/objbench/corpus"
+	"github.com/objbench/objbench/units"
 )
 
 // MinPartSize is S3's smallest part of a multipart upload (but the last).
@@ -169,7 +170,7 @@ func (s Stream) validateMix(p *problems, where string) {
 		p.add(s.Pos, where, "range-get needs a range size")
 	}
 	if multipart && s.PartSize > 0 && s.PartSize < MinPartSize {
-		p.add(s.Pos, where, "part size %s is below S3's minimum of 5 MiB", FormatSize(s.PartSize))
+		p.add(s.Pos, where, "part size %s is below S3's minimum of 5 MiB", units.FormatSize(s.PartSize))
 	}
 	if s.PartSize < 0 {
 		p.add(s.Pos, where, "part size %d is negative", s.PartSize)

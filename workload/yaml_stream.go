@@ -6,7 +6,9 @@ import (
 	"strings"
 	"time"
 
-	"gopkg.in/yaml.v3"
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/objbench/objbench/units"
 )
 
 var (
@@ -43,7 +45,7 @@ func (d *ydec) stream(n *yaml.Node, f map[string]*yaml.Node) Stream {
 		}
 	}
 	if v, ok := f["part_size"]; ok {
-		s.PartSize, _ = one(d, v, "part_size", ParseSize)
+		s.PartSize, _ = one(d, v, "part_size", units.ParseSize)
 	}
 	return s
 }
@@ -108,7 +110,7 @@ func (d *ydec) streamNumbers(f map[string]*yaml.Node, s *Stream) {
 		w.SizeDists = each(d, v, "size", ParseSizeSelector)
 	}
 	if v, ok := f["range_size"]; ok {
-		w.RangeSizes = each(d, v, "range_size", ParseSize)
+		w.RangeSizes = each(d, v, "range_size", units.ParseSize)
 	}
 	if v, ok := f["duration"]; ok {
 		w.Durations = each(d, v, "duration", parseDuration)
@@ -117,7 +119,7 @@ func (d *ydec) streamNumbers(f map[string]*yaml.Node, s *Stream) {
 		w.Ops = each(d, v, "total_ops", parsePositive)
 	}
 	if v, ok := f["total_bytes"]; ok {
-		w.Bytes = each(d, v, "total_bytes", ParseSize)
+		w.Bytes = each(d, v, "total_bytes", units.ParseSize)
 	}
 	s.applySweep(w)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/objbench/objbench/corpus"
+	"github.com/objbench/objbench/units"
 	"github.com/objbench/objbench/workload"
 )
 
@@ -107,16 +108,16 @@ type parsed struct {
 func (o *benchOptions) parse(op string) (parsed, error) {
 	var p parsed
 	var err error
-	if p.size, err = workload.ParseSize(o.size); err != nil {
+	if p.size, err = units.ParseSize(o.size); err != nil {
 		return p, usagef("--size: %v", err)
 	}
 	if o.bytes != "" {
-		if p.bytes, err = workload.ParseSize(o.bytes); err != nil {
+		if p.bytes, err = units.ParseSize(o.bytes); err != nil {
 			return p, usagef("--bytes: %v", err)
 		}
 	}
 	if o.rangeSize != "" {
-		if p.rangeSize, err = workload.ParseSize(o.rangeSize); err != nil {
+		if p.rangeSize, err = units.ParseSize(o.rangeSize); err != nil {
 			return p, usagef("--range-size: %v", err)
 		}
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/objbench/objbench/dataset"
 	"github.com/objbench/objbench/payload"
 	"github.com/objbench/objbench/report"
-	"github.com/objbench/objbench/workload"
+	"github.com/objbench/objbench/units"
 )
 
 type genOptions struct {
@@ -82,7 +82,7 @@ func runGen(ctx context.Context, env Env, o *genOptions, where string,
 	if o.size == "" {
 		return usagef("--size is required")
 	}
-	size, err := workload.ParseSize(o.size)
+	size, err := units.ParseSize(o.size)
 	if err != nil {
 		return usagef("--size: %v", err)
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/objbench/objbench/internal/atomicfile"
+	"github.com/objbench/objbench/atomicfile"
 	"github.com/objbench/objbench/report"
 	"github.com/objbench/objbench/report/htmlreport"
 	"github.com/objbench/objbench/result"

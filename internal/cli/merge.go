@@ -92,11 +92,7 @@ func runMerge(ctx context.Context, env Env, o *mergeOptions, args []string) erro
 // .json files, s3://BUCKET/PREFIX/ is listed through the target flags'
 // endpoint and credentials.
 func readResults(ctx context.Context, env Env, o *mergeOptions, args []string) ([]*result.Run, []string, error) {
-	type source struct {
-		name string
-		read func() ([]byte, error)
-	}
-	var srcs []source
+	var srcs []bucketObject
 	for _, a := range args {
 		switch st, err := os.Stat(a); {
 		case strings.HasPrefix(a, "s3://"):
@@ -104,9 +100,7 @@ func readResults(ctx context.Context, env Env, o *mergeOptions, args []string) (
 			if err != nil {
 				return nil, nil, err
 			}
-			for _, obj := range objs {
-				srcs = append(srcs, source{obj.name, obj.read})
-			}
+			srcs = append(srcs, objs...)
 		case err != nil:
 			return nil, nil, usagef("%v", err)
 		case st.IsDir():
@@ -122,10 +116,10 @@ func readResults(ctx context.Context, env Env, o *mergeOptions, args []string) (
 			}
 			sort.Strings(files)
 			for _, f := range files {
-				srcs = append(srcs, source{f, func() ([]byte, error) { return os.ReadFile(f) }})
+				srcs = append(srcs, bucketObject{f, func() ([]byte, error) { return os.ReadFile(f) }})
 			}
 		default:
-			srcs = append(srcs, source{a, func() ([]byte, error) { return os.ReadFile(a) }})
+			srcs = append(srcs, bucketObject{a, func() ([]byte, error) { return os.ReadFile(a) }})
 		}
 	}
 	runs := make([]*result.Run, len(srcs))

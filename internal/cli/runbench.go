@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/objbench/objbench/internal/atomicfile"
+	"github.com/objbench/objbench/atomicfile"
 	"github.com/objbench/objbench/loadgen"
 	"github.com/objbench/objbench/report"
 	"github.com/objbench/objbench/result"

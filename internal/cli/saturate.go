@@ -10,10 +10,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/objbench/objbench/internal/atomicfile"
+	"github.com/objbench/objbench/atomicfile"
 	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/run"
 	"github.com/objbench/objbench/saturate"
+	"github.com/objbench/objbench/units"
 	"github.com/objbench/objbench/workload"
 )
 
@@ -88,7 +89,7 @@ func runSaturate(ctx context.Context, env Env, o *saturateOptions, op string) er
 	if err != nil {
 		return usageError{err}
 	}
-	size, err := workload.ParseSize(o.size)
+	size, err := units.ParseSize(o.size)
 	if err != nil {
 		return usagef("--size: %v", err)
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/objbench/objbench/payload"
 	"github.com/objbench/objbench/storage"
 	"github.com/objbench/objbench/transfer"
-	"github.com/objbench/objbench/workload"
+	"github.com/objbench/objbench/units"
 )
 
 type transferOptions struct {
@@ -112,7 +112,7 @@ func (o *transferOptions) toOptions() (transfer.Options, error) {
 		t.Retries = -1
 	}
 	if o.partSize != "" {
-		n, err := workload.ParseSize(o.partSize)
+		n, err := units.ParseSize(o.partSize)
 		if err != nil {
 			return t, usagef("--part-size: %v", err)
 		}

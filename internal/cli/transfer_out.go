@@ -12,7 +12,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/objbench/objbench/internal/atomicfile"
+	"github.com/objbench/objbench/atomicfile"
 	"github.com/objbench/objbench/report"
 	"github.com/objbench/objbench/storage"
 	"github.com/objbench/objbench/transfer"

@@ -118,9 +118,9 @@ func TestComparePageShowsTheComparison(t *testing.T) {
 }
 
 func TestComparePageMissingRowAndLabels(t *testing.T) {
-	c, runs := comparison(t)
+	_, runs := comparison(t)
 	runs[2].Steps[1].Stage = "renamed"
-	c = report.Compare(runs[0], runs[1:]...)
+	c := report.Compare(runs[0], runs[1:]...)
 	var b bytes.Buffer
 	if err := htmlreport.WriteCompare(&b, c, runs); err != nil {
 		t.Fatal(err)

@@ -30,8 +30,9 @@ type totals struct {
 	ops, errors int64 // the whole run
 }
 
-// add counts one op's second in step (index) of stage and returns the
-// second's decoded latency histogram (nil: none), which the caller may keep.
+// add counts one op's second in step (index) of stage, and in the whole
+// run, and returns the second's decoded latency histogram (nil: none),
+// which the caller may keep.
 func (t *totals) add(step int, stage string, o result.OpSecond) *hdr.Histogram {
 	k := seriesKey{step, stage, o.Op}
 	ot := t.byKey[k]
@@ -49,6 +50,10 @@ func (t *totals) add(step int, stage string, o result.OpSecond) *hdr.Histogram {
 	ot.lat = mergeCopy(ot.lat, lat)
 	ot.ttfb = mergeCopy(ot.ttfb, decode(o.TTFB))
 	ot.resp = mergeCopy(ot.resp, decode(o.Response))
+	t.ops += o.Ops
+	for _, e := range o.Errors {
+		t.errors += e
+	}
 	return lat
 }
 
@@ -121,8 +126,8 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(c.info, prometheus.GaugeValue, 1, c.v.info.RunID, c.v.info.Target)
 	c.v.mu.Lock()
 	defer c.v.mu.Unlock()
-	keys := make([]seriesKey, 0, len(c.v.totals.byKey))
-	for k := range c.v.totals.byKey {
+	keys := make([]seriesKey, 0, len(c.v.run.totals.byKey))
+	for k := range c.v.run.totals.byKey {
 		keys = append(keys, k)
 	}
 	sort.Slice(keys, func(i, j int) bool {
@@ -132,7 +137,7 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 		return keys[i].op < keys[j].op
 	})
 	for _, k := range keys {
-		t := c.v.totals.byKey[k]
+		t := c.v.run.totals.byKey[k]
 		lv := []string{k.stage, strconv.Itoa(k.step), k.op}
 		ch <- prometheus.MustNewConstMetric(c.ops, prometheus.CounterValue, float64(t.ops), lv...)
 		ch <- prometheus.MustNewConstMetric(c.bytes, prometheus.CounterValue, float64(t.bytes), lv...)

@@ -11,10 +11,12 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/objbench/objbench/report/htmlreport"
 	"github.com/objbench/objbench/result"
@@ -22,6 +24,15 @@ import (
 
 //go:embed page.html.tmpl
 var pageText string
+
+// server is the HTTP side's lifecycle: the server and the broadcaster run
+// in g until Close.
+type server struct {
+	srv       *http.Server
+	g         errgroup.Group
+	closeOnce sync.Once
+	stop      chan struct{} // closed when Close stops waiting for pages
+}
 
 // Start serves the view on ln until Close: "/" the live page, "/events"
 // the event stream, "/metrics" the Prometheus exposition.
@@ -32,15 +43,15 @@ func (v *View) Start(ln net.Listener) {
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{EnableOpenMetrics: true}))
 	mux.HandleFunc("GET /events", v.serveEvents)
 	mux.HandleFunc("GET /{$}", v.servePage)
-	v.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second,
+	v.web.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog: log.New(io.Discard, "", 0)} // a library never prints: a broken connection is the client's business
-	v.g.Go(func() error {
-		if err := v.srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+	v.web.g.Go(func() error {
+		if err := v.web.srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 			return err
 		}
 		return nil
 	})
-	v.g.Go(v.broadcast)
+	v.web.g.Go(v.broadcast)
 }
 
 // Close ends the view: Finish (if the caller did not) sends the final
@@ -49,42 +60,31 @@ func (v *View) Start(ln net.Listener) {
 // whole.
 func (v *View) Close(ctx context.Context) error {
 	v.Finish("ended")
-	if v.srv == nil { // never started
+	if v.web.srv == nil { // never started
 		return nil
 	}
 	err := errors.New("live: closed twice")
-	v.closeOnce.Do(func() { err = v.close(ctx) })
+	v.web.closeOnce.Do(func() { err = v.close(ctx) })
 	return err
 }
 
 func (v *View) close(ctx context.Context) error {
 	select {
-	case <-v.ended:
+	case <-v.pages.ended:
 	case <-ctx.Done():
 	}
 	lingered := make(chan struct{})
-	v.g.Go(func() error { v.lingered.Wait(); close(lingered); return nil }) // each page's wait is bounded by Linger
+	v.web.g.Go(func() error { v.pages.lingered.Wait(); close(lingered); return nil }) // each page's wait is bounded by Linger
 	select {
 	case <-lingered:
 	case <-ctx.Done():
 	}
-	close(v.stop)
-	err := v.srv.Shutdown(ctx)
+	close(v.web.stop)
+	err := v.web.srv.Shutdown(ctx)
 	if err != nil {
-		err = errors.Join(err, v.srv.Close())
+		err = errors.Join(err, v.web.srv.Close())
 	}
-	return errors.Join(err, v.g.Wait())
-}
-
-// subscriber is one connected page: frames queue in ch. Only the
-// broadcaster sends on ch and closes it: after the final event, or when
-// the page fell too far behind (lagged; its EventSource then reconnects
-// and starts afresh).
-type subscriber struct {
-	ch     chan []byte
-	from   int64 // events up to this one were in its first frame
-	closed bool  // the broadcaster's own
-	lagged bool  // set before ch is closed
+	return errors.Join(err, v.web.g.Wait())
 }
 
 // drawShare bounds the time spent drawing charts for pages: after a
@@ -95,32 +95,40 @@ type subscriber struct {
 // benchmark.
 const drawShare = 5
 
+// drawPacer spaces the broadcaster's chart drawings (see drawShare).
+type drawPacer struct {
+	next time.Time // no drawing before
+}
+
+func (p *drawPacer) due() bool { return !time.Now().Before(p.next) }
+
+// draw runs fn, a drawing, and spaces the next one after it.
+func (p *drawPacer) draw(fn func()) {
+	t0 := time.Now()
+	fn()
+	p.next = t0.Add(drawShare * time.Since(t0))
+}
+
 // broadcast sends queued events to the pages, charts drawn for the
 // latest, until the final event went out.
 func (v *View) broadcast() error {
-	var nextDraw time.Time
+	var pacer drawPacer
 	for {
 		select {
-		case <-v.wake:
-		case <-v.stop:
+		case <-v.pages.wake:
+		case <-v.web.stop:
 			return nil
 		}
 		v.mu.Lock()
-		evs, done := v.pending, v.done
-		v.pending = nil
-		subs := make([]*subscriber, 0, len(v.subs))
-		for s := range v.subs {
-			subs = append(subs, s)
-		}
+		evs, done := v.events.take(), v.run.done
+		subs := v.pages.list()
 		var snap *result.Run
-		if len(subs) > 0 && len(evs) > 0 && !time.Now().Before(nextDraw) {
+		if len(subs) > 0 && len(evs) > 0 && pacer.due() {
 			snap = v.snapshotLocked()
 		}
 		v.mu.Unlock()
 		if snap != nil {
-			t0 := time.Now()
-			evs[len(evs)-1].Charts = charts(snap)
-			nextDraw = t0.Add(drawShare * time.Since(t0))
+			pacer.draw(func() { evs[len(evs)-1].Charts = charts(snap) })
 		}
 		for _, ev := range evs {
 			f := frame("second", ev)
@@ -142,43 +150,22 @@ func (v *View) broadcast() error {
 func (v *View) sendEnd() {
 	v.mu.Lock()
 	ev := v.eventLocked()
-	ev.Seq = v.seq + 1
-	ev.Outcome = v.outcome
+	ev.Seq = v.events.seq + 1
+	ev.Outcome = v.run.outcome
 	snap := v.snapshotLocked()
 	v.mu.Unlock()
 	ev.Charts = charts(snap)
 	end := frame("end", ev)
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	v.end = end
-	for s := range v.subs {
-		if !s.closed {
-			trySend(s, end) // a page too far behind misses it, and reconnects to it
-			s.closed = true
-			close(s.ch)
-		}
-		delete(v.subs, s)
-	}
-	close(v.ended)
-}
-
-// trySend queues f for s without waiting; false: s has 64 frames unread.
-func trySend(s *subscriber, f []byte) bool {
-	select {
-	case s.ch <- f:
-		return true
-	default:
-		return false
-	}
+	v.pages.finish(end)
 }
 
 // drop ends a page's stream that fell behind.
 func (v *View) drop(s *subscriber) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	delete(v.subs, s)
-	s.lagged, s.closed = true, true
-	close(s.ch)
+	v.pages.drop(s)
 }
 
 func (v *View) serveEvents(w http.ResponseWriter, r *http.Request) {
@@ -186,25 +173,24 @@ func (v *View) serveEvents(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
 	v.mu.Lock()
-	if v.end != nil { // the run is over: the final event only
-		end := v.end
+	if v.pages.end != nil { // the run is over: the final event only
+		end := v.pages.end
 		v.mu.Unlock()
 		_, _ = w.Write(end)
 		_ = rc.Flush()
 		return
 	}
-	s := &subscriber{ch: make(chan []byte, 64), from: v.seq}
-	v.subs[s] = struct{}{}
-	first := Event{T: -1, Label: v.label, Step: len(v.steps) - 1}
-	if v.last != nil {
-		first = *v.last
+	s := v.pages.subscribe(v.events.seq)
+	first := Event{T: -1, Label: v.run.label, Step: len(v.run.steps) - 1}
+	if v.events.last != nil {
+		first = *v.events.last
 	}
-	first.OpsTotal, first.ErrorsTotal = v.totals.ops, v.totals.errors
+	first.OpsTotal, first.ErrorsTotal = v.run.totals.ops, v.run.totals.errors
 	first.ElapsedS = round(time.Since(v.started).Seconds(), 3)
 	snap := v.snapshotLocked()
-	v.lingered.Add(1)
+	v.pages.lingered.Add(1)
 	v.mu.Unlock()
-	defer v.lingered.Done()
+	defer v.pages.lingered.Done()
 	defer v.unsubscribe(s)
 	first.Charts = charts(snap)
 	if _, err := w.Write(frame("state", first)); err != nil {
@@ -238,14 +224,14 @@ func (v *View) linger(ctx context.Context) {
 	select {
 	case <-ctx.Done():
 	case <-t.C:
-	case <-v.stop:
+	case <-v.web.stop:
 	}
 }
 
 func (v *View) unsubscribe(s *subscriber) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	delete(v.subs, s) // the channel is the broadcaster's to close
+	v.pages.remove(s)
 }
 
 func (v *View) servePage(w http.ResponseWriter, _ *http.Request) {

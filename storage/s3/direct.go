@@ -26,7 +26,8 @@ type roundTripper interface {
 // writer and parser) on a pooled connection. net/http's Transport instead
 // hands every request to two goroutines per connection; on a 2-core machine
 // beside a local server those handoffs cost about as much client CPU as the
-// request itself (docs/design-notes.md has the measurement; bench/floor-minio.sh repeats it).
+// request itself (docs/design-notes.md has the measurement;
+// bench/floor-minio.sh reproduces it).
 type directTransport struct {
 	addr          string      // host:port
 	tls           *tls.Config // nil for plain http

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/objbench/objbench/internal/atomicfile"
+	"github.com/objbench/objbench/atomicfile"
 )
 
 func TestWriteIsAllOrNothing(t *testing.T) {

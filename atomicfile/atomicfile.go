@@ -1,6 +1,3 @@
-// Package atomicfile writes files that readers never see half-written: the
-// content goes to a temporary file beside the target, which is renamed into
-// place only when complete.
 package atomicfile
 
 import (

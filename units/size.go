@@ -1,4 +1,4 @@
-package workload
+package units
 
 import (
 	"fmt"
@@ -6,13 +6,6 @@ import (
 	"strconv"
 	"strings"
 )
-
-var sizeUnits = map[string]float64{
-	"": 1, "b": 1,
-	"kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12,
-	"kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40,
-	"k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40,
-}
 
 // ParseSize reads a byte size such as "4KiB", "1.5 GB", "100" or "64m".
 // KB/MB/GB are powers of 1000 and KiB/MiB/GiB (and bare k/m/g) of 1024.
@@ -23,7 +16,7 @@ func ParseSize(s string) (int64, error) {
 	if i >= 0 {
 		num, unit = t[:i], strings.TrimSpace(t[i:])
 	}
-	mult, ok := sizeUnits[strings.ToLower(unit)]
+	mult, ok := multiplier(unit)
 	if !ok {
 		return 0, fmt.Errorf("bad size %q: unknown unit %q (use B, KB, KiB, MB, MiB, GB, GiB, TB or TiB)", s, unit)
 	}
@@ -38,19 +31,18 @@ func ParseSize(s string) (int64, error) {
 	return int64(b), nil
 }
 
-// sizeFormats name sizes; decimal units first, so that a tie (1024000 is
-// both 1000 KiB and 1024 KB) goes to the unit COSBench files use.
-var sizeFormats = []struct {
-	name string
-	mult int64
-}{{"TB", 1e12}, {"TiB", 1 << 40}, {"GB", 1e9}, {"GiB", 1 << 30}, {"MB", 1e6}, {"MiB", 1 << 20}, {"KB", 1e3}, {"KiB", 1 << 10}}
-
 // FormatSize writes a byte count exactly, in the unit that takes the
 // fewest digits: 64000 reads "64 KB", 65536 "64 KiB", 1000 "1 KB".
 func FormatSize(n int64) string {
 	best := strconv.FormatInt(n, 10) + " B"
 	digits := len(best) - 2
-	for _, f := range sizeFormats {
+	// Decimal units first, so that a tie (1024000 is both 1000 KiB and
+	// 1024 KB) goes to the unit COSBench files use.
+	formats := [...]struct {
+		name string
+		mult int64
+	}{{"TB", 1e12}, {"TiB", 1 << 40}, {"GB", 1e9}, {"GiB", 1 << 30}, {"MB", 1e6}, {"MiB", 1 << 20}, {"KB", 1e3}, {"KiB", 1 << 10}}
+	for _, f := range formats {
 		if n != 0 && n%f.mult == 0 {
 			if v := strconv.FormatInt(n/f.mult, 10); len(v) < digits {
 				best, digits = v+" "+f.name, len(v)
@@ -58,4 +50,30 @@ func FormatSize(n int64) string {
 		}
 	}
 	return best
+}
+
+// multiplier returns the bytes in one unit, case-insensitively: KB, MB, GB,
+// TB are powers of 1000; KiB, MiB, GiB, TiB and bare k, m, g, t of 1024.
+func multiplier(unit string) (float64, bool) {
+	switch strings.ToLower(unit) {
+	case "", "b":
+		return 1, true
+	case "kb":
+		return 1e3, true
+	case "mb":
+		return 1e6, true
+	case "gb":
+		return 1e9, true
+	case "tb":
+		return 1e12, true
+	case "kib", "k":
+		return 1 << 10, true
+	case "mib", "m":
+		return 1 << 20, true
+	case "gib", "g":
+		return 1 << 30, true
+	case "tib", "t":
+		return 1 << 40, true
+	}
+	return 0, false
 }
