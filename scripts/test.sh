@@ -15,7 +15,7 @@ export OBJBENCH_REQUIRE_MPI=1 # likewise mpirun, for the distributed run
 if [ "$(id -u)" = 0 ]; then
   export OBJBENCH_REQUIRE_NETNS=1 # workers on separate hosts in network namespaces need root: required where we are root
 fi
-export PATH="$(go env GOPATH)/bin:$PATH"
+export PATH="$PWD/.venv-tools/bin:$(go env GOPATH)/bin:$PATH" # the venv's aws and python3 (boto3) first
 go vet ./...
 go test -race -timeout 20m ./...
 # The fidelity tests assert their timing bounds only without the race detector.
