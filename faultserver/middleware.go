@@ -30,11 +30,6 @@ func (m *middleware) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	ev.Delay = p.delay
 	hold(ctx, p.delay)
-	if s.cfg.IgnoreListPrefix && r.Method == http.MethodGet && r.URL.Query().Has("list-type") {
-		q := r.URL.Query() // a gateway that lists the whole bucket whatever prefix it is asked for
-		q.Del("prefix")
-		r.URL.RawQuery = q.Encode()
-	}
 	body := &countingBody{rc: r.Body}
 	r.Body = body
 	if p.fault == SlowDown {
@@ -208,5 +203,15 @@ func (f *faultWriter) cutConnection() {
 func (f *faultWriter) Flush() {
 	if !f.cut {
 		_ = http.NewResponseController(f.w).Flush()
+	}
+}
+
+// dropListPrefix makes a ListObjectsV2 request list the whole bucket,
+// whatever prefix it asks for, as some gateways do (Config.IgnoreListPrefix).
+func dropListPrefix(r *http.Request) {
+	if r.Method == http.MethodGet && r.URL.Query().Has("list-type") {
+		q := r.URL.Query()
+		q.Del("prefix")
+		r.URL.RawQuery = q.Encode()
 	}
 }

@@ -106,8 +106,12 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 			})
 		}
 	} else {
-		h, err := s3server.NewHandler(ctx, s3server.Config{Buckets: []string{cfg.Bucket}, AccessKey: cfg.AccessKey, SecretKey: cfg.SecretKey,
-			NoAuth: cfg.AccessKey == "" && cfg.SecretKey == ""})
+		sc := s3server.Config{Buckets: []string{cfg.Bucket}, AccessKey: cfg.AccessKey, SecretKey: cfg.SecretKey,
+			NoAuth: cfg.AccessKey == "" && cfg.SecretKey == ""}
+		if cfg.IgnoreListPrefix { // after the signature is checked: the client signed the prefix it asked for
+			sc.Rewrite = dropListPrefix
+		}
+		h, err := s3server.NewHandler(ctx, sc)
 		if err != nil {
 			return nil, err
 		}
