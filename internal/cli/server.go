@@ -29,7 +29,7 @@ are refused with 403, as S3 refuses them; --no-auth accepts anything, and
 then only on a loopback address.`,
 		Example: `  objbench server --listen 127.0.0.1:9000 --bucket bench
   AWS_ACCESS_KEY_ID=... AWS_SECRET_ACCESS_KEY=... aws --endpoint-url http://127.0.0.1:9000 s3 ls s3://bench`,
-		Args: cobra.NoArgs,
+		Args: noArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if memory && c.DataDir != "" {
 				return usagef("--memory and --data exclude each other")
