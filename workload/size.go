@@ -3,11 +3,12 @@ package workload
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 )
 
-var sizeUnits = map[string]float64{
+var sizeUnits = map[string]int64{
 	"": 1, "b": 1,
 	"kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12,
 	"kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40,
@@ -27,15 +28,20 @@ func ParseSize(s string) (int64, error) {
 	if !ok {
 		return 0, fmt.Errorf("bad size %q: unknown unit %q (use B, KB, KiB, MB, MiB, GB, GiB, TB or TiB)", s, unit)
 	}
-	v, err := strconv.ParseFloat(num, 64)
-	if err != nil || num == "" {
+	// Exact decimal arithmetic: 9007199254740993 bytes is that many, not
+	// the nearest float64.
+	if len(num) > 40 { // more digits than any size has: refused before big.Rat works on them
+		return 0, fmt.Errorf("bad size %q: a number of %d digits", s, len(num))
+	}
+	v, ok := new(big.Rat).SetString(num)
+	if !ok || num == "" || strings.ContainsAny(num, "eE/+-") {
 		return 0, fmt.Errorf("bad size %q: want a number and a unit, like 4KiB or 10GB", s)
 	}
-	b := v * mult
-	if b > math.MaxInt64/2 || b != math.Trunc(b) {
+	b := v.Mul(v, new(big.Rat).SetInt64(mult))
+	if !b.IsInt() || b.Num().Cmp(big.NewInt(math.MaxInt64/2)) > 0 {
 		return 0, fmt.Errorf("bad size %q: not a whole number of bytes below 4 EiB", s)
 	}
-	return int64(b), nil
+	return b.Num().Int64(), nil
 }
 
 // sizeFormats name sizes; decimal units first, so that a tie (1024000 is
