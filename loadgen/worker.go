@@ -115,7 +115,14 @@ func (w *worker) openLoop(first time.Time, has bool, slots <-chan time.Time) {
 // stream has no more work.
 func (w *worker) do(intended time.Time) bool {
 	s := w.s
+	if s.bytesReached() {
+		return false
+	}
 	t, ok := w.next()
+	if !ok {
+		return false
+	}
+	claim, ok := w.claimBytes(t)
 	if !ok {
 		return false
 	}
@@ -131,9 +138,7 @@ func (w *worker) do(intended time.Time) bool {
 	if w.res.Err == nil && (t.op == metrics.OpPut || t.op == metrics.OpMultipart) && !s.run.wroteAny.Load() {
 		s.run.wroteAny.Store(true)
 	}
-	if s.bounds.Bytes > 0 && s.moved.Add(w.res.Bytes) >= s.bounds.Bytes {
-		s.end.finish("bytes")
-	}
+	w.settleBytes(claim)
 	return true
 }
 
