@@ -28,6 +28,7 @@ type worker struct {
 	rg       storage.Range
 	parts    []storage.Part
 	res      metrics.Result
+	back     backoff // after failures to reach the store
 }
 
 // task is one op to issue.
@@ -139,6 +140,7 @@ func (w *worker) do(intended time.Time) bool {
 		s.run.wroteAny.Store(true)
 	}
 	w.settleBytes(claim)
+	w.afterOp(s.stopCtx)
 	return true
 }
 

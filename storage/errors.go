@@ -99,3 +99,26 @@ func ErrorClass(err error) string {
 	}
 	return ClassOther
 }
+
+// Unreachable reports whether err says no connection to the store could
+// be made: it was refused, or the dial failed or timed out. A store that
+// answers, even with an error or slowly, is reachable.
+func Unreachable(err error) bool {
+	if ErrorClass(err) == ClassConnRef {
+		return true
+	}
+	var oe *net.OpError
+	return errors.As(err, &oe) && oe.Op == "dial"
+}
+
+// ConnectionFailure reports whether err is a failure of the connection
+// rather than an answer: Unreachable, or a connection reset or broken
+// under a request. An HTTP status, a timeout waiting for an answer or a
+// corrupt body is not.
+func ConnectionFailure(err error) bool {
+	switch ErrorClass(err) {
+	case ClassConnRst, ClassConn:
+		return true
+	}
+	return Unreachable(err)
+}
