@@ -32,6 +32,13 @@ func (m *middleware) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hold(ctx, p.delay)
 	body := &countingBody{rc: r.Body}
 	r.Body = body
+	if s.revoked.Load() { // the keys were revoked (Server.Revoke): S3 refuses them
+		_, _ = io.Copy(io.Discard, body)
+		writeS3Error(w, http.StatusForbidden, "InvalidAccessKeyId", "The AWS Access Key Id you provided does not exist in our records.")
+		ev.Status, ev.End = http.StatusForbidden, time.Now()
+		s.record(ev)
+		return
+	}
 	if p.fault == SlowDown {
 		_, _ = io.Copy(io.Discard, body)
 		writeSlowDown(w)
@@ -84,14 +91,19 @@ func (b *countingBody) Read(p []byte) (int, error) {
 func (b *countingBody) Close() error { return b.rc.Close() }
 
 func writeSlowDown(w http.ResponseWriter) {
-	w.Header().Set("Content-Type", "application/xml")
 	w.Header().Set("Retry-After", "1")
-	w.WriteHeader(http.StatusServiceUnavailable)
+	writeS3Error(w, http.StatusServiceUnavailable, "SlowDown", "Please reduce your request rate.")
+}
+
+// writeS3Error answers in S3's XML error format.
+func writeS3Error(w http.ResponseWriter, status int, code, msg string) {
+	w.Header().Set("Content-Type", "application/xml")
+	w.WriteHeader(status)
 	_ = xml.NewEncoder(w).Encode(struct {
 		XMLName xml.Name `xml:"Error"`
 		Code    string
 		Message string
-	}{Code: "SlowDown", Message: "Please reduce your request rate."})
+	}{Code: code, Message: msg})
 }
 
 // faultWriter carries out a body fault on a successful GET: it flips one

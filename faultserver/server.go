@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
@@ -71,6 +72,8 @@ type Server struct {
 	counts [numFaults]int64
 	total  int64
 	logged chan struct{} // closed (and replaced) whenever a request is logged
+
+	revoked atomic.Bool // Revoke: every request is refused
 }
 
 // Start serves cfg (on a free port of 127.0.0.1 unless cfg.Listen says
@@ -132,6 +135,10 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	})
 	return s, nil
 }
+
+// Revoke refuses every request from now on with 403 InvalidAccessKeyId,
+// as S3 does when the keys a client signs with are deleted mid-run.
+func (s *Server) Revoke() { s.revoked.Store(true) }
 
 // Endpoint is the server's URL.
 func (s *Server) Endpoint() string { return s.url }

@@ -86,16 +86,18 @@ func ErrorClass(err error) string {
 	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE):
 		return ClassConnRst
 	}
+	// A file's error first: its errno (ENOSPC, EIO) satisfies net.Error
+	// too, and a full disk is not a connection failure.
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return ClassIO
+	}
 	var ne net.Error
 	if errors.As(err, &ne) {
 		if ne.Timeout() {
 			return ClassTimeout
 		}
 		return ClassConn
-	}
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return ClassIO
 	}
 	return ClassOther
 }
@@ -121,4 +123,20 @@ func ConnectionFailure(err error) bool {
 		return true
 	}
 	return Unreachable(err)
+}
+
+// Transient reports whether trying err's operation again may succeed: the
+// store was busy or failing for the moment (429, 500, 502, 503, 504,
+// SlowDown), a connection failed, or the answer timed out. Not found,
+// access denied, a bad request or a corrupt body will not change.
+func Transient(err error) bool {
+	var se *StatusError
+	if errors.As(err, &se) {
+		switch se.StatusCode {
+		case 429, 500, 502, 503, 504:
+			return true
+		}
+		return false
+	}
+	return ConnectionFailure(err) || ErrorClass(err) == ClassTimeout && !errors.Is(err, context.Canceled)
 }
