@@ -1,11 +1,6 @@
 package e2e_test
 
 import (
-	"bufio"
-	"bytes"
-	"context"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,39 +17,9 @@ func TestMinIOKilledMidRunIsAnOutage(t *testing.T) {
 	m, _, flags, env := minioEnv(t)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "r.json")
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
 	args := append([]string{"get", "--concurrency", "8", "--duration", "14s", "--objects", "16", "--size", "4KiB", "--out", out}, flags...)
-	cmd := exec.CommandContext(ctx, binary, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
-	var stdout bytes.Buffer
-	cmd.Stdout = &stdout
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var errText strings.Builder
-	mainStarted := make(chan struct{})
-	scanned := make(chan struct{})
-	go func() {
-		defer close(scanned)
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			errText.WriteString(sc.Text() + "\n")
-			if strings.Contains(sc.Text(), "main: step 1/1") {
-				close(mainStarted)
-			}
-		}
-	}()
-	select {
-	case <-mainStarted:
-	case <-scanned:
-		t.Fatal("objbench ended before its main step")
-	}
+	r := startObjbench(t, dir, env, args...)
+	r.waitFor(t, "main: step 1/1")
 	time.Sleep(time.Second) // a second of load first: the stimulus's timing, not synchronisation
 	down := time.Now()
 	m.Kill()
@@ -63,10 +28,8 @@ func TestMinIOKilledMidRunIsAnOutage(t *testing.T) {
 		t.Fatalf("restart MinIO: %v", err)
 	}
 	up := time.Now()
-	<-scanned
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("objbench: %v\n%s", err, errText.String())
-	}
+	ended := r.wait(t)
+	ended.sane(t, "get through an outage", 0, 3*time.Minute)
 	res := readResult(t, out)
 	var main *result.Step
 	for i := range res.Steps {
@@ -91,7 +54,7 @@ func TestMinIOKilledMidRunIsAnOutage(t *testing.T) {
 	if o.Open || o.OpsLost == 0 || o.OpsLost > ops-ok || o.Duration() < 4 || o.Duration() > up.Sub(down).Seconds()+1.5 {
 		t.Errorf("outage %+v over a %v outage and %d failed ops", o, up.Sub(down), ops-ok)
 	}
-	for _, text := range []string{stdout.String(), objbench(t, dir, nil, "report", out).mustSucceed(t).stdout} {
+	for _, text := range []string{ended.stdout, objbench(t, dir, nil, "report", out).mustSucceed(t).stdout} {
 		if !strings.Contains(text, "store unreachable from") || !strings.Contains(text, "ops lost") {
 			t.Errorf("the table does not show the outage:\n%s", text)
 		}
