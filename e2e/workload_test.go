@@ -100,7 +100,7 @@ func assertOnlyBucket(t *testing.T, srv *s3server.Server, env []string) {
 	t.Helper()
 	for _, name := range []string{"bench-1", "bench-2", "s3testqwer1", "s3testqwer2", "alluxio-read1"} {
 		st, err := s3.New(context.Background(), s3.Config{Endpoint: srv.Endpoint(), Bucket: name, PathStyle: true,
-			AccessKey: "x", SecretKey: "y", Region: "us-east-1"})
+			AccessKey: srv.AccessKey(), SecretKey: srv.SecretKey(), Region: "us-east-1"})
 		if err != nil {
 			t.Fatal(err)
 		}

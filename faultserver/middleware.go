@@ -30,13 +30,15 @@ func (m *middleware) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	ev.Delay = p.delay
 	hold(ctx, p.delay)
-	if s.cfg.IgnoreListPrefix && r.Method == http.MethodGet && r.URL.Query().Has("list-type") {
-		q := r.URL.Query() // a gateway that lists the whole bucket whatever prefix it is asked for
-		q.Del("prefix")
-		r.URL.RawQuery = q.Encode()
-	}
 	body := &countingBody{rc: r.Body}
 	r.Body = body
+	if s.revoked.Load() { // the keys were revoked (Server.Revoke): S3 refuses them
+		_, _ = io.Copy(io.Discard, body)
+		writeS3Error(w, http.StatusForbidden, "InvalidAccessKeyId", "The AWS Access Key Id you provided does not exist in our records.")
+		ev.Status, ev.End = http.StatusForbidden, time.Now()
+		s.record(ev)
+		return
+	}
 	if p.fault == SlowDown {
 		_, _ = io.Copy(io.Discard, body)
 		writeSlowDown(w)
@@ -89,14 +91,19 @@ func (b *countingBody) Read(p []byte) (int, error) {
 func (b *countingBody) Close() error { return b.rc.Close() }
 
 func writeSlowDown(w http.ResponseWriter) {
-	w.Header().Set("Content-Type", "application/xml")
 	w.Header().Set("Retry-After", "1")
-	w.WriteHeader(http.StatusServiceUnavailable)
+	writeS3Error(w, http.StatusServiceUnavailable, "SlowDown", "Please reduce your request rate.")
+}
+
+// writeS3Error answers in S3's XML error format.
+func writeS3Error(w http.ResponseWriter, status int, code, msg string) {
+	w.Header().Set("Content-Type", "application/xml")
+	w.WriteHeader(status)
 	_ = xml.NewEncoder(w).Encode(struct {
 		XMLName xml.Name `xml:"Error"`
 		Code    string
 		Message string
-	}{Code: "SlowDown", Message: "Please reduce your request rate."})
+	}{Code: code, Message: msg})
 }
 
 // faultWriter carries out a body fault on a successful GET: it flips one
@@ -208,5 +215,15 @@ func (f *faultWriter) cutConnection() {
 func (f *faultWriter) Flush() {
 	if !f.cut {
 		_ = http.NewResponseController(f.w).Flush()
+	}
+}
+
+// dropListPrefix makes a ListObjectsV2 request list the whole bucket,
+// whatever prefix it asks for, as some gateways do (Config.IgnoreListPrefix).
+func dropListPrefix(r *http.Request) {
+	if r.Method == http.MethodGet && r.URL.Query().Has("list-type") {
+		q := r.URL.Query()
+		q.Del("prefix")
+		r.URL.RawQuery = q.Encode()
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
@@ -71,6 +72,8 @@ type Server struct {
 	counts [numFaults]int64
 	total  int64
 	logged chan struct{} // closed (and replaced) whenever a request is logged
+
+	revoked atomic.Bool // Revoke: every request is refused
 }
 
 // Start serves cfg (on a free port of 127.0.0.1 unless cfg.Listen says
@@ -106,8 +109,12 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 			})
 		}
 	} else {
-		h, err := s3server.NewHandler(ctx, s3server.Config{Buckets: []string{cfg.Bucket}, AccessKey: cfg.AccessKey, SecretKey: cfg.SecretKey,
-			NoAuth: cfg.AccessKey == "" && cfg.SecretKey == ""})
+		sc := s3server.Config{Buckets: []string{cfg.Bucket}, AccessKey: cfg.AccessKey, SecretKey: cfg.SecretKey,
+			NoAuth: cfg.AccessKey == "" && cfg.SecretKey == ""}
+		if cfg.IgnoreListPrefix { // after the signature is checked: the client signed the prefix it asked for
+			sc.Rewrite = dropListPrefix
+		}
+		h, err := s3server.NewHandler(ctx, sc)
 		if err != nil {
 			return nil, err
 		}
@@ -128,6 +135,10 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	})
 	return s, nil
 }
+
+// Revoke refuses every request from now on with 403 InvalidAccessKeyId,
+// as S3 does when the keys a client signs with are deleted mid-run.
+func (s *Server) Revoke() { s.revoked.Store(true) }
 
 // Endpoint is the server's URL.
 func (s *Server) Endpoint() string { return s.url }

@@ -130,12 +130,12 @@ func (r *runState) emptyOwn(ctx context.Context, b bucketRef, res *result.Step) 
 	if err != nil {
 		return err
 	}
-	keys, err := storage.KeysUnder(ctx, st, r.cfg.Namespace)
+	keys, err := keysUnder(ctx, st, r.cfg.Namespace)
 	if err != nil {
 		return err
 	}
 	for _, k := range keys {
-		if err := st.Delete(ctx, k); err != nil {
+		if err := deleteKey(ctx, st, k); err != nil {
 			return fmt.Errorf("delete %s: %w", k, err)
 		}
 	}
@@ -144,12 +144,15 @@ func (r *runState) emptyOwn(ctx context.Context, b bucketRef, res *result.Step) 
 	}
 	others := 0
 	first := ""
-	if err := st.List(ctx, "", func(o storage.ObjectInfo) error {
-		if others == 0 {
-			first = o.Key
-		}
-		others++
-		return nil
+	if err := retryTransient(ctx, func() error {
+		others = 0
+		return st.List(ctx, "", func(o storage.ObjectInfo) error {
+			if others == 0 {
+				first = o.Key
+			}
+			others++
+			return nil
+		})
 	}); err != nil {
 		return err
 	}

@@ -7,7 +7,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/objbench/objbench/distributed"
 	"github.com/objbench/objbench/metrics"
 	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/storage"
@@ -44,7 +43,11 @@ func (r *runState) cleanup(ctx context.Context, st workload.Stage) (result.Step,
 	if len(runs) == 0 {
 		return result.Step{Stage: st.Name, Kind: string(st.Kind), Start: time.Now()}, nil
 	}
-	return r.measure(ctx, st, 0, runs)
+	step, err := r.measure(ctx, st, 0, runs)
+	if err == nil {
+		r.sweep(ctx, st, &step)
+	}
+	return step, err
 }
 
 func (r *runState) cleanupWork(ctx context.Context, sp workload.Stream) (fixedWork, error) {
@@ -71,13 +74,12 @@ func (r *runState) cleanupWork(ctx context.Context, sp workload.Stream) (fixedWo
 		}
 	}
 	prefix := r.cfg.Namespace + ks.Prefix
-	markers := r.cfg.Namespace + distributed.MarkerDir
-	wk := r.cfg.Worker
 	var keys []storedKey
 	for _, s := range stores {
 		// The listing is checked, not trusted: a key outside prefix makes
-		// it a store fault, and nothing it listed is deleted.
-		listed, err := storage.KeysUnder(ctx, s, prefix)
+		// it a store fault, and nothing it listed is deleted. A transient
+		// failure is tried again (keysUnder).
+		listed, err := keysUnder(ctx, s, prefix)
 		if err != nil {
 			return fixedWork{}, fmt.Errorf("cleanup: list %q: %w", prefix, err)
 		}
@@ -85,7 +87,7 @@ func (r *runState) cleanupWork(ctx context.Context, sp workload.Stream) (fixedWo
 			// The workers' meeting markers are theirs to remove; of a run
 			// split across processes, each deletes the listed keys that
 			// hash to it, so every key is deleted once.
-			if !strings.HasPrefix(k, markers) && wk.Owns(int64(keySeed(k)>>1)) {
+			if r.ownKey(k) {
 				keys = append(keys, storedKey{s, k})
 			}
 		}

@@ -31,6 +31,9 @@ type streamRun struct {
 	issued, cursor, moved atomic.Int64
 	end                   stopper
 	liveNext              int64 // the first second not yet passed to Config.OnSecond
+
+	stopCtx context.Context // ends when the stream stops issuing
+	outages outageLog
 }
 
 // streamWork is what a stream's workers do: the ops of its mix and their
@@ -96,7 +99,8 @@ func (s *streamRun) execute(stop context.Context, grace time.Duration) (result.S
 	}
 	opCtx, hardStop := context.WithCancel(context.WithoutCancel(stop))
 	defer hardStop()
-	s.opCtx = opCtx
+	s.opCtx, s.stopCtx = opCtx, stopCtx
+	s.outages.origin = s.series.Start()
 	graceTimer := context.AfterFunc(stopCtx, func() { time.AfterFunc(grace, hardStop) })
 	defer graceTimer()
 
@@ -149,7 +153,7 @@ func (s *streamRun) result(stopCtx context.Context) (result.Stream, error) {
 			on(s.name, sec)
 		}
 	}
-	res := result.Stream{Name: s.name, Concurrency: s.workers, StoppedBy: s.end.cause, Seconds: secs}
+	res := result.Stream{Name: s.name, Concurrency: s.workers, StoppedBy: s.end.cause, Seconds: secs, Outages: s.outages.list()}
 	if s.sched != nil {
 		win = s.sched.window(s.series.Start(), win)
 		res.MaxWorkers, res.PeakWorkers = s.sched.maxWorkers, int(s.sched.started.Load())

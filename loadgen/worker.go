@@ -28,6 +28,7 @@ type worker struct {
 	rg       storage.Range
 	parts    []storage.Part
 	res      metrics.Result
+	back     backoff // after failures to reach the store
 }
 
 // task is one op to issue.
@@ -115,7 +116,14 @@ func (w *worker) openLoop(first time.Time, has bool, slots <-chan time.Time) {
 // stream has no more work.
 func (w *worker) do(intended time.Time) bool {
 	s := w.s
+	if s.bytesReached() {
+		return false
+	}
 	t, ok := w.next()
+	if !ok {
+		return false
+	}
+	claim, ok := w.claimBytes(t)
 	if !ok {
 		return false
 	}
@@ -131,9 +139,8 @@ func (w *worker) do(intended time.Time) bool {
 	if w.res.Err == nil && (t.op == metrics.OpPut || t.op == metrics.OpMultipart) && !s.run.wroteAny.Load() {
 		s.run.wroteAny.Store(true)
 	}
-	if s.bounds.Bytes > 0 && s.moved.Add(w.res.Bytes) >= s.bounds.Bytes {
-		s.end.finish("bytes")
-	}
+	w.settleBytes(claim)
+	w.afterOp(s.stopCtx)
 	return true
 }
 

@@ -203,6 +203,25 @@ func writeStepLine(w io.Writer, s *result.Step) {
 			fmt.Fprintf(w, "  stream %s: %s\n", s.Streams[i].Name, windowClause(s, &s.Streams[i]))
 		}
 	}
+	for i := range s.Streams {
+		writeOutages(w, s, &s.Streams[i])
+	}
+}
+
+// writeOutages states the periods a stream could not reach its store.
+func writeOutages(w io.Writer, s *result.Step, st *result.Stream) {
+	who := ""
+	if len(s.Streams) > 1 {
+		who = "stream " + st.Name + ": "
+	}
+	for _, o := range st.Outages {
+		until := fmt.Sprintf("%.2f s", o.End)
+		if o.Open {
+			until = fmt.Sprintf("the end of the step (last failure at %.2f s)", o.End)
+		}
+		fmt.Fprintf(w, "  %sstore unreachable from %.2f s to %s: %.2f s unavailable, %d ops lost (workers backed off, 10 ms doubling to 1 s)\n",
+			who, o.Start, until, o.Duration(), o.OpsLost)
+	}
 }
 
 // windowClause states a stream's window as the rates use it: its length,

@@ -41,6 +41,7 @@ func mergeStream(streams []*Stream, shifts []int64) (Stream, error) {
 		}
 	}
 	out.Seconds = secs.seconds()
+	out.Outages = mergeOutages(streams, shifts)
 	w := Window{}
 	if !(hi > lo) { // short steps of fixed work (prepare, cleanup): the workers' windows never met
 		lo, hi = ulo, uhi

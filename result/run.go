@@ -14,7 +14,9 @@ import (
 //	2: an op and its bytes count in the second it ended; edge seconds keep
 //	   tick counts; open-loop worker counts; cleanup notes; the spec as the
 //	   workload package encodes it
-const Version = 2
+//	3: streams' outages: periods the store could not be reached at all
+//	   (connections refused or reset), with the ops they lost
+const Version = 3
 
 // RunInfo identifies a run and says how it ended; a result file and its
 // summary both begin with it.

@@ -61,6 +61,8 @@ type Stream struct {
 	Seconds     []Second  `json:"seconds"`
 	Window      Window    `json:"window"`
 	Totals      []OpTotal `json:"totals"`
+	// Outages are the periods the store could not be reached (version 3).
+	Outages []Outage `json:"outages,omitempty"`
 }
 
 // SetWindow gives the stream its window and recomputes its totals from

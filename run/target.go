@@ -194,7 +194,11 @@ func where(c TargetConfig) string {
 // bad credentials or a missing bucket.
 func checkBucket(ctx context.Context, c TargetConfig, st *s3.Store) error {
 	at := where(c)
-	ok, err := st.BucketExists(ctx)
+	var ok bool
+	err := storage.RetryTransient(ctx, 4, func() (err error) { // a store busy for a moment is not unreachable
+		ok, err = st.BucketExists(ctx)
+		return err
+	})
 	switch {
 	case errors.Is(err, storage.ErrAccessDenied):
 		return fmt.Errorf("access denied to bucket %s at %s: check credentials (--profile, AWS_ACCESS_KEY_ID...)", c.Bucket, at)

@@ -41,7 +41,7 @@ func unwrapAWSChunked(r *http.Request, sig *signed) error {
 	if err != nil || n < 0 {
 		return errors.New("aws-chunked body without a valid X-Amz-Decoded-Content-Length header")
 	}
-	cb := &chunkedBody{br: bufio.NewReaderSize(r.Body, 32<<10), body: r.Body, sig: sig}
+	cb := &chunkedBody{br: bufio.NewReaderSize(r.Body, chunkLineMax), body: r.Body, sig: sig}
 	if sig != nil {
 		cb.prev = sig.signature
 	}
@@ -94,6 +94,9 @@ type chunkedBody struct {
 
 // maxSignedChunk bounds a signed chunk, which is held whole to be checked.
 const maxSignedChunk = 16 << 20
+
+// chunkLineMax bounds a chunk header or trailer line (the read buffer).
+const chunkLineMax = 32 << 10
 
 func (c *chunkedBody) Close() error { return c.body.Close() }
 

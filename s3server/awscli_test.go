@@ -18,7 +18,7 @@ import (
 func TestAWSCLI(t *testing.T) {
 	aws, err := exec.LookPath("aws")
 	if err != nil {
-		t.Skip("aws CLI not on PATH; install it (pip install awscli) to run this test")
+		t.Skip("aws CLI not on PATH; scripts/install-tools.sh installs it into .venv-tools/bin")
 	}
 	if testing.Short() {
 		t.Skip("the aws CLI takes a second per call; skipped with -short")

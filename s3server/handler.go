@@ -22,6 +22,8 @@ type frontDoor struct {
 	next http.Handler
 	log  *slog.Logger // nil: no request log
 	keys *keys        // nil: no signature is checked (Config.NoAuth)
+	// rewrite changes a request once its signature is checked (Config.Rewrite).
+	rewrite func(*http.Request)
 }
 
 func (h *frontDoor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -35,6 +37,9 @@ func (h *frontDoor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if p := r.Header.Get("X-Amz-Content-Sha256"); len(p) == 64 && r.Body != nil && r.Body != http.NoBody {
 			r.Body = &payloadCheck{rc: r.Body, want: p, h: sha256.New()} // a signed payload: its hash is checked too
 		}
+	}
+	if h.rewrite != nil {
+		h.rewrite(r)
 	}
 	if isAWSChunked(r) {
 		if err := unwrapAWSChunked(r, sig); err != nil {

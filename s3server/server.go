@@ -41,6 +41,11 @@ type Config struct {
 	// Log receives one record per request (unless Quiet) and the server's
 	// errors. nil: nothing is logged anywhere.
 	Log *slog.Logger
+	// Rewrite, when set, may change each request after its signature was
+	// checked and before it is served: a wrapper that injects faults on
+	// purpose (package faultserver) changes what the client signed
+	// without the change failing the signature.
+	Rewrite func(*http.Request)
 }
 
 // Server is a running S3-compatible server.
@@ -133,7 +138,7 @@ func newHTTPServer(be *backend, c Config) *http.Server {
 		}
 	}
 	return &http.Server{
-		Handler:           &frontDoor{next: gofakes3.New(be, opts...).Server(), log: reqLog, keys: authKeys(c)},
+		Handler:           &frontDoor{next: gofakes3.New(be, opts...).Server(), log: reqLog, keys: authKeys(c), rewrite: c.Rewrite},
 		ReadHeaderTimeout: time.Minute,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          errLog,

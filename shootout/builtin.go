@@ -20,7 +20,7 @@ func Builtin(name string) *Profile {
 	switch name {
 	case "aws":
 		return &Profile{Name: "aws", Binary: "aws", Version: []string{"aws", "--version"},
-			Install: "pip install awscli==1.45.11 (or scripts/install-tools.sh)",
+			Install: "scripts/install-tools.sh (a venv, .venv-tools/: put its bin first on PATH), or pip install awscli==1.45.11",
 			Note:    "aws: s3 max_concurrent_requests = threads (temporary AWS_CONFIG_FILE)", build: buildAWS}
 	case "s5cmd":
 		return &Profile{Name: "s5cmd", Binary: "s5cmd", Version: []string{"s5cmd", "version"},
@@ -37,7 +37,7 @@ func Builtin(name string) *Profile {
 	case "boto3":
 		return &Profile{Name: "boto3", Binary: "python3",
 			Version: []string{"python3", "-c", "import boto3, botocore; print('boto3', boto3.__version__, 'botocore', botocore.__version__)"},
-			Install: "pip install boto3==1.43.11 (or scripts/install-tools.sh)",
+			Install: "scripts/install-tools.sh (a venv, .venv-tools/: put its bin first on PATH), or pip install boto3==1.43.11",
 			Note:    "boto3: our script (shootout/boto3_upload.py), a thread pool of files in flight, TransferConfig(max_concurrency = parts per file)", build: buildBoto3}
 	case "objbench":
 		return &Profile{Name: "objbench", Binary: "objbench", Version: []string{"objbench", "--version"},

@@ -86,6 +86,12 @@ func ErrorClass(err error) string {
 	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE):
 		return ClassConnRst
 	}
+	// A file's error first: its errno (ENOSPC, EIO) satisfies net.Error
+	// too, and a full disk is not a connection failure.
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return ClassIO
+	}
 	var ne net.Error
 	if errors.As(err, &ne) {
 		if ne.Timeout() {
@@ -93,9 +99,44 @@ func ErrorClass(err error) string {
 		}
 		return ClassConn
 	}
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return ClassIO
-	}
 	return ClassOther
+}
+
+// Unreachable reports whether err says no connection to the store could
+// be made: it was refused, or the dial failed or timed out. A store that
+// answers, even with an error or slowly, is reachable.
+func Unreachable(err error) bool {
+	if ErrorClass(err) == ClassConnRef {
+		return true
+	}
+	var oe *net.OpError
+	return errors.As(err, &oe) && oe.Op == "dial"
+}
+
+// ConnectionFailure reports whether err is a failure of the connection
+// rather than an answer: Unreachable, or a connection reset or broken
+// under a request. An HTTP status, a timeout waiting for an answer or a
+// corrupt body is not.
+func ConnectionFailure(err error) bool {
+	switch ErrorClass(err) {
+	case ClassConnRst, ClassConn:
+		return true
+	}
+	return Unreachable(err)
+}
+
+// Transient reports whether trying err's operation again may succeed: the
+// store was busy or failing for the moment (429, 500, 502, 503, 504,
+// SlowDown), a connection failed, or the answer timed out. Not found,
+// access denied, a bad request or a corrupt body will not change.
+func Transient(err error) bool {
+	var se *StatusError
+	if errors.As(err, &se) {
+		switch se.StatusCode {
+		case 429, 500, 502, 503, 504:
+			return true
+		}
+		return false
+	}
+	return ConnectionFailure(err) || ErrorClass(err) == ClassTimeout && !errors.Is(err, context.Canceled)
 }

@@ -3,6 +3,7 @@ package units
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 )
@@ -20,15 +21,20 @@ func ParseSize(s string) (int64, error) {
 	if !ok {
 		return 0, fmt.Errorf("bad size %q: unknown unit %q (use B, KB, KiB, MB, MiB, GB, GiB, TB or TiB)", s, unit)
 	}
-	v, err := strconv.ParseFloat(num, 64)
-	if err != nil || num == "" {
+	// Exact decimal arithmetic: 9007199254740993 bytes is that many, not
+	// the nearest float64.
+	if len(num) > 40 { // more digits than any size has: refused before big.Rat works on them
+		return 0, fmt.Errorf("bad size %q: a number of %d digits", s, len(num))
+	}
+	v, ok := new(big.Rat).SetString(num)
+	if !ok || num == "" || strings.ContainsAny(num, "eE/+-") {
 		return 0, fmt.Errorf("bad size %q: want a number and a unit, like 4KiB or 10GB", s)
 	}
-	b := v * mult
-	if b > math.MaxInt64/2 || b != math.Trunc(b) {
+	b := v.Mul(v, new(big.Rat).SetInt64(mult))
+	if !b.IsInt() || b.Num().Cmp(big.NewInt(math.MaxInt64/2)) > 0 {
 		return 0, fmt.Errorf("bad size %q: not a whole number of bytes below 4 EiB", s)
 	}
-	return int64(b), nil
+	return b.Num().Int64(), nil
 }
 
 // FormatSize writes a byte count exactly, in the unit that takes the
@@ -54,7 +60,7 @@ func FormatSize(n int64) string {
 
 // multiplier returns the bytes in one unit, case-insensitively: KB, MB, GB,
 // TB are powers of 1000; KiB, MiB, GiB, TiB and bare k, m, g, t of 1024.
-func multiplier(unit string) (float64, bool) {
+func multiplier(unit string) (int64, bool) {
 	switch strings.ToLower(unit) {
 	case "", "b":
 		return 1, true

@@ -31,6 +31,10 @@ const DefaultZipfExponent = 1.1
 // maxBins bounds a histogram so a hostile file cannot make one huge.
 const maxBins = 1000
 
+// maxValue bounds every value a selector gives, as sizes are bounded (4
+// EiB): counts and sums of values stay clear of int64's overflow.
+const maxValue = math.MaxInt64 / 2
+
 // Selector picks numbers: object indices, bucket numbers or sizes in bytes.
 // It is a value: sampling state (rngs, sequential cursors) lives with the
 // caller, see Sampler.
@@ -120,6 +124,9 @@ func parseBare(in, t string, sizes bool) (Selector, error) {
 	if err != nil || n < 0 {
 		return Selector{}, fmt.Errorf("bad selector %q: want c(N), u(a,b), r(a,b), s(a,b), h(a|b|w,...), zipf(a,b) or log2(a,b)", in)
 	}
+	if err := Const(n).check(); err != nil {
+		return Selector{}, fmt.Errorf("bad selector %q: %w", in, err)
+	}
 	return Const(n), nil
 }
 
@@ -132,7 +139,7 @@ func parseNum(a string, sizes bool, mult int64) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("%q is not a whole number", a)
 	}
-	if n > 0 && mult > math.MaxInt64/2/n {
+	if n > 0 && mult > maxValue/n {
 		return 0, fmt.Errorf("%q is too large", a)
 	}
 	return n * mult, nil
@@ -227,6 +234,8 @@ func (s Selector) check() error {
 		return fmt.Errorf("%d is negative", s.Min)
 	case s.Min > s.Max:
 		return fmt.Errorf("min %d is above max %d", s.Min, s.Max)
+	case s.Max > maxValue:
+		return fmt.Errorf("%d is too large (at most %d)", s.Max, int64(maxValue))
 	case s.Kind == SelZipf && (!(s.Exp > 1) || math.IsInf(s.Exp, 0)):
 		return fmt.Errorf("zipf exponent %v must be above 1", s.Exp)
 	case s.Kind == SelLog2 && s.Min < 1:
@@ -245,6 +254,8 @@ func (s Selector) checkBins() error {
 			return fmt.Errorf("bin %d|%d: %d is negative", b.Lo, b.Hi, b.Lo)
 		case b.Lo > b.Hi:
 			return fmt.Errorf("bin %d|%d: min is above max", b.Lo, b.Hi)
+		case b.Hi > maxValue:
+			return fmt.Errorf("bin %d|%d: %d is too large (at most %d)", b.Lo, b.Hi, b.Hi, int64(maxValue))
 		case b.Weight <= 0 || b.Weight > 1<<40:
 			return fmt.Errorf("bin %d|%d: weight %d must be positive", b.Lo, b.Hi, b.Weight)
 		}

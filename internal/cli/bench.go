@@ -166,7 +166,7 @@ func (o *benchOptions) corpusSource() (string, error) {
 		return "", usagef("--from-dir/--from-git prepare the objects: not with --no-prepare or --objects (use --max-objects)")
 	case src != "":
 		if err := corpus.Check(context.Background(), src); err != nil {
-			return "", usagef("%v", err)
+			return "", inputf("%v", err)
 		}
 	}
 	return src, nil

@@ -70,13 +70,26 @@ func OSEnv() Env {
 	return Env{Args: os.Args[1:], Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}
 }
 
-// usageError marks errors caused by bad input (exit code 2).
+// usageError marks a mistake in the command line itself: a flag or an
+// argument missing, unknown, malformed or at odds with another (exit code
+// 2, and a pointer to --help, which says how to write it).
 type usageError struct{ err error }
 
 func (e usageError) Error() string { return e.err.Error() }
 func (e usageError) Unwrap() error { return e.err }
 
 func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+
+// inputError marks bad input that --help would not fix: a file named on the
+// command line that cannot be read or written or holds bad data (a corrupt
+// result file, a workload with mistakes), or a value this machine cannot
+// honour. Exit code 2, like a usage error, but no pointer to --help.
+type inputError struct{ err error }
+
+func (e inputError) Error() string { return e.err.Error() }
+func (e inputError) Unwrap() error { return e.err }
+
+func inputf(format string, a ...any) error { return inputError{fmt.Errorf(format, a...)} }
 
 // errInterrupted is returned when a signal cut the run short.
 var errInterrupted = errors.New("interrupted")
@@ -89,6 +102,7 @@ func Execute(ctx context.Context, env Env) int {
 	root.SetErr(env.Stderr)
 	err := root.ExecuteContext(ctx)
 	var ue usageError
+	var ie inputError
 	switch {
 	case err == nil:
 		return ExitOK
@@ -96,7 +110,10 @@ func Execute(ctx context.Context, env Env) int {
 		fmt.Fprintln(env.Stderr, "objbench: interrupted; partial result written")
 		return ExitInterrupted
 	case errors.As(err, &ue) || isCobraUsage(err):
-		fmt.Fprintf(env.Stderr, "objbench: %v\nRun 'objbench --help' for usage.\n", err)
+		fmt.Fprintf(env.Stderr, "objbench: %v\nRun '%s --help' for usage.\n", err, helpPath(root, env.Args))
+		return ExitUsage
+	case errors.As(err, &ie):
+		fmt.Fprintf(env.Stderr, "objbench: %v\n", err)
 		return ExitUsage
 	default:
 		fmt.Fprintf(env.Stderr, "objbench: %v\n", err)
@@ -134,6 +151,15 @@ Every run prints a latency/throughput table and writes a result file
 	root.AddCommand(newToolsCommand(env))
 	root.AddCommand(newMergeCommand(env))
 	return root
+}
+
+// helpPath is the command whose --help explains the usage error: the
+// subcommand the arguments name ("objbench report"), else objbench.
+func helpPath(root *cobra.Command, args []string) string {
+	if c, _, err := root.Find(args); err == nil && c != nil {
+		return c.CommandPath()
+	}
+	return root.CommandPath()
 }
 
 // isCobraUsage recognises cobra's own argument errors (unknown command...).

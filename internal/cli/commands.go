@@ -28,7 +28,7 @@ func newOpCommand(env Env, op string) *cobra.Command {
 		Example: fmt.Sprintf(`  objbench %[1]s                                  # embedded server, 10 s
   objbench %[1]s --endpoint-url http://127.0.0.1:9000 --bucket b --size 4MiB --concurrency 1,4,16 --duration 30s
   objbench %[1]s --target file:///mnt/nvme --size 1MiB --ops 10000`, op),
-		Args: cobra.NoArgs,
+		Args: noArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			p, err := o.parse(op)
 			if err != nil {
@@ -61,7 +61,7 @@ this run created them.`,
   objbench run examples/cosbench-80-20.yaml
   objbench run --dry-run s3-config-sample.xml
   objbench run --scale 0.01 --endpoint-url http://127.0.0.1:9000 s3-config-sample.xml`,
-		Args: cobra.MaximumNArgs(1),
+		Args: positional(0, 1, "one workload file at most"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runWorkload(cmd.Context(), env, o, f, cmd.Flags(), args)
 		},
@@ -77,11 +77,11 @@ func newReportCommand(env Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "report RESULT.json",
 		Short: "Print a result file's tables again (from the file alone)",
-		Args:  cobra.ExactArgs(1),
+		Args:  positional(1, 1, "a result file"),
 		RunE: func(_ *cobra.Command, args []string) error {
 			res, err := result.Read(args[0])
 			if err != nil {
-				return usageError{err}
+				return inputError{err}
 			}
 			if hdrLog != "" {
 				if err := writeHDRLogs(hdrLog, res); err != nil {

@@ -31,7 +31,7 @@ charts (opens offline); the table still prints.`,
   objbench compare --fail-if 'p99>+10%' --fail-if 'throughput<-5%' base.json new.json
   objbench compare --fail-if 'GET:p99.9>+20%' a.json b.json c.json
   objbench compare --html compare.html main.json branch.json`,
-		Args: cobra.MinimumNArgs(2),
+		Args: positional(2, -1, "two or more result files, the base first"),
 		RunE: func(_ *cobra.Command, args []string) error {
 			return runCompare(env, args, failIf, htmlOut)
 		},
@@ -54,7 +54,7 @@ func runCompare(env Env, files, failIf []string, htmlOut string) error {
 	for i, f := range files {
 		r, err := result.Read(f)
 		if err != nil {
-			return usageError{err}
+			return inputError{err}
 		}
 		runs[i] = r
 	}

@@ -47,7 +47,7 @@ func newGenCommand(env Env) *cobra.Command {
 		Use:     "files --count N --size SIZE DIR",
 		Short:   "Write N files of SIZE into DIR (file-1 .. file-N, zero-padded to N's width: file-01 .. file-50 for 50)",
 		Example: "  objbench gen files --count 2500 --size 1MiB ./data",
-		Args:    cobra.ExactArgs(1),
+		Args:    positional(1, 1, "the directory to write the files into"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if many.count < 1 {
 				return usagef("--count must be at least 1")
@@ -62,7 +62,7 @@ func newGenCommand(env Env) *cobra.Command {
 		Use:     "file --size SIZE PATH",
 		Short:   "Write one file of SIZE at PATH (like dd from a fast random source)",
 		Example: "  objbench gen file --size 10GiB /mnt/nvme/big",
-		Args:    cobra.ExactArgs(1),
+		Args:    positional(1, 1, "the path of the file to write"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			one.count = 1
 			return runGen(cmd.Context(), env, &one, args[0], func(ctx context.Context, size int64, o dataset.Options) error {

@@ -17,7 +17,7 @@ func checkOpenFiles(workers int) error {
 		return nil // unknown: the run will say so at its first failed dial
 	}
 	if need := uint64(workers) + fdReserve; need > lim.Cur {
-		return usagef("%d workers need about %d open files (a connection or file each), but this process may open %d: "+
+		return inputf("%d workers need about %d open files (a connection or file each), but this process may open %d: "+
 			"raise the limit (ulimit -n %d) or split the run over processes (--worker)", workers, need, lim.Cur, need)
 	}
 	return nil

@@ -13,7 +13,7 @@ func listenLive(addr string) (net.Listener, error) {
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, usagef("--listen %s: %v", addr, err)
+		return nil, inputf("--listen %s: %v", addr, err)
 	}
 	return ln, nil
 }

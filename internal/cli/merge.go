@@ -45,10 +45,8 @@ report, compare, report --html and merge itself read it.`,
 		Example: `  objbench merge objbench-results/RUN-ID/ -o merged.json
   objbench merge s3://results/runs/RUN-ID/ --endpoint-url http://10.0.0.5:9000 -o merged.json
   objbench merge worker-0.json worker-1.json worker-2.json --require-all`,
+		Args: positional(1, -1, "the workers' results: a directory, s3://BUCKET/PREFIX/ or result files"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usagef("merge needs the workers' results: a directory, s3://BUCKET/PREFIX/ or result files")
-			}
 			return runMerge(cmd.Context(), env, o, args)
 		},
 	}
@@ -69,7 +67,7 @@ func runMerge(ctx context.Context, env Env, o *mergeOptions, args []string) erro
 	}
 	merged, err := result.Merge(runs, names)
 	if err != nil {
-		return usageError{err}
+		return inputError{err}
 	}
 	out := o.out
 	if out == "" {
@@ -102,7 +100,7 @@ func readResults(ctx context.Context, env Env, o *mergeOptions, args []string) (
 			}
 			srcs = append(srcs, objs...)
 		case err != nil:
-			return nil, nil, usagef("%v", err)
+			return nil, nil, inputf("%v", err)
 		case st.IsDir():
 			var files []string
 			_ = filepath.WalkDir(a, func(p string, d os.DirEntry, err error) error {
@@ -112,7 +110,7 @@ func readResults(ctx context.Context, env Env, o *mergeOptions, args []string) (
 				return nil
 			})
 			if len(files) == 0 {
-				return nil, nil, usagef("%s holds no .json result files", a)
+				return nil, nil, inputf("%s holds no .json result files", a)
 			}
 			sort.Strings(files)
 			for _, f := range files {
@@ -132,7 +130,7 @@ func readResults(ctx context.Context, env Env, o *mergeOptions, args []string) (
 				runs[i], err = result.Decode(bytes.NewReader(b))
 			}
 			if err != nil {
-				return usagef("%s: %v", s.name, err)
+				return inputf("%s: %v", s.name, err)
 			}
 			return nil
 		})
@@ -170,7 +168,7 @@ func bucketResults(ctx context.Context, env Env, o *mergeOptions, where string) 
 		return nil
 	})
 	if err == nil && len(keys) == 0 {
-		err = usagef("no .json result files under %s", where)
+		err = inputf("no .json result files under %s", where)
 	}
 	if err != nil {
 		return nil, err

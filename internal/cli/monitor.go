@@ -35,7 +35,7 @@ interrupts and context switches. Ctrl-C stops it.`,
 		Example: `  objbench monitor
   objbench monitor --interval 200ms --count 50 --csv samples.csv
   objbench monitor --loopback --csv - > samples.csv   # the tool talks to 127.0.0.1`,
-		Args: cobra.NoArgs,
+		Args: noArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error { return runMonitor(cmd.Context(), env, o) },
 	}
 	f := cmd.Flags()
@@ -103,7 +103,7 @@ func (m *monitorOutput) open(env Env, o monitorOptions, missing []string) error 
 	default:
 		f, err := os.Create(o.csv)
 		if err != nil {
-			return usagef("--csv %s: %v", o.csv, err)
+			return inputf("--csv %s: %v", o.csv, err)
 		}
 		m.file, csvTo = f, f
 	}

@@ -59,7 +59,7 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 	defer func() { _ = tgt.Close(context.WithoutCancel(ctx)) }()
 	if err := checkWritable(o.out); err != nil { // before any work, after every input is checked
 		closeListener(ln)
-		return usagef("--out %s: %v", o.out, err)
+		return inputf("--out %s: %v", o.out, err)
 	}
 	if ln != nil {
 		note("live view: http://%s/", browsable(ln.Addr()))

@@ -52,7 +52,7 @@ func runWorkload(ctx context.Context, env Env, o *benchOptions, f *fileOptions, 
 	}
 	if f.dryRun {
 		if errs := sp.Validate(); len(errs) > 0 {
-			return usageError{joinLines(errs)}
+			return inputError{joinLines(errs)}
 		}
 		return writeDryRun(env.Stdout, o, sp)
 	}
@@ -69,11 +69,11 @@ func loadWorkload(env Env, o *benchOptions, flags *pflag.FlagSet, path string, w
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return workload.Spec{}, usagef("read workload: %v", err)
+		return workload.Spec{}, inputf("read workload: %v", err)
 	}
 	sp, warns, err := workload.Decode(path, data)
 	if err != nil {
-		return workload.Spec{}, usageError{err}
+		return workload.Spec{}, inputError{err}
 	}
 	if warn {
 		for _, w := range warns {

@@ -44,7 +44,7 @@ func TestRunWorkloadFileInProcess(t *testing.T) {
 		{[]string{"run", "--concurrency", "4", file}, "--concurrency cannot be combined"},
 		{[]string{"run", "--scale", "0", file}, "--scale 0"},
 		{[]string{"run", filepath.Join(dir, "missing.yaml")}, "missing.yaml"},
-		{[]string{"run", file, file}, "accepts at most 1 arg"},
+		{[]string{"run", file, file}, "run takes one workload file at most, got 2 arguments"},
 	} {
 		code, _, stderr := execute(t, nil, c.args...)
 		if code != 2 || !strings.Contains(stderr, c.want) {

@@ -54,7 +54,7 @@ exactly, and print how far its numbers are from the truth:
 
 It takes about 15 seconds and exits 1 if a check fails.`,
 		Example: `  objbench selftest`,
-		Args:    cobra.NoArgs,
+		Args:    noArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.duration <= 0 || o.workers <= 0 {
 				return usagef("--duration and --workers must be positive")

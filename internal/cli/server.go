@@ -29,7 +29,7 @@ are refused with 403, as S3 refuses them; --no-auth accepts anything, and
 then only on a loopback address.`,
 		Example: `  objbench server --listen 127.0.0.1:9000 --bucket bench
   AWS_ACCESS_KEY_ID=... AWS_SECRET_ACCESS_KEY=... aws --endpoint-url http://127.0.0.1:9000 s3 ls s3://bench`,
-		Args: cobra.NoArgs,
+		Args: noArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if memory && c.DataDir != "" {
 				return usagef("--memory and --data exclude each other")
@@ -49,7 +49,7 @@ then only on a loopback address.`,
 	f.BoolVar(&memory, "memory", false, "keep objects in memory (the default)")
 	f.StringSliceVar(&c.Buckets, "bucket", []string{"objbench"}, "buckets to create at start")
 	f.StringVar(&c.AccessKey, "access-key", "", "access key to print for clients (default: random)")
-	f.StringVar(&c.SecretKey, "secret-key", "", "secret key to print for clients (default: random)")
+	f.StringVar(&c.SecretKey, "secret-key", "", "secret key clients sign with (default: random, and printed; a given one is never printed)")
 	f.BoolVar(&c.NoAuth, "no-auth", false, "accept any request, signed or not (loopback addresses only)")
 	f.DurationVar(&delay, "delay", 0, "hold every request this long before serving it: a slow store of known latency (e.g. 100ms, for many clients in flight)")
 	f.BoolVar(&null, "null", false, "keep no data: PUT bodies are read and dropped, GET answers the object's size in zeros (the client's own ceiling)")
@@ -79,8 +79,8 @@ func runFaultServer(ctx context.Context, env Env, c s3server.Config, delay time.
 		kind = "null: no data kept; " + kind
 	}
 	fmt.Fprintf(env.Stdout, "objbench S3 server (%s) listening\n  endpoint:  %s\n  buckets:   [%s]\n", kind, srv.Endpoint(), bucket)
-	if fc.AccessKey != "" { // the user's to hand to clients, for this throwaway server only
-		fmt.Fprintf(env.Stdout, "  export AWS_ACCESS_KEY_ID=%s AWS_SECRET_ACCESS_KEY=%s AWS_ENDPOINT_URL=%s\n", fc.AccessKey, fc.SecretKey, srv.Endpoint())
+	if fc.AccessKey != "" {
+		printKeys(env, fc.AccessKey, fc.SecretKey, c.SecretKey != "", srv.Endpoint())
 	}
 	fmt.Fprintln(env.Stdout, "Ctrl-C stops it.")
 	<-ctx.Done()
@@ -102,16 +102,23 @@ func runServer(ctx context.Context, env Env, c s3server.Config) error {
 	if c.DataDir != "" {
 		where = c.DataDir
 	}
-	// The user asked for these credentials to hand to other tools; they
-	// belong to this throwaway local server only.
-	fmt.Fprintf(env.Stdout, `objbench S3 server (%s) listening
-  endpoint:  %s
-  buckets:   %v
-  export AWS_ACCESS_KEY_ID=%s AWS_SECRET_ACCESS_KEY=%s AWS_ENDPOINT_URL=%s
-Ctrl-C stops it.
-`, where, srv.Endpoint(), c.Buckets, srv.AccessKey(), srv.SecretKey(), srv.Endpoint())
+	fmt.Fprintf(env.Stdout, "objbench S3 server (%s) listening\n  endpoint:  %s\n  buckets:   %v\n", where, srv.Endpoint(), c.Buckets)
+	printKeys(env, srv.AccessKey(), srv.SecretKey(), c.SecretKey != "", srv.Endpoint())
+	fmt.Fprintln(env.Stdout, "Ctrl-C stops it.")
 	<-ctx.Done()
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	return srv.Close(sctx)
+}
+
+// printKeys tells the user how clients reach the server. A generated
+// secret is printed (no one could use the server otherwise; it belongs to
+// this throwaway server only); a secret the user gave (--secret-key) is
+// theirs already and is never printed.
+func printKeys(env Env, access, secret string, given bool, endpoint string) {
+	if given {
+		fmt.Fprintf(env.Stdout, "  export AWS_ACCESS_KEY_ID=%s AWS_ENDPOINT_URL=%s\n  and AWS_SECRET_ACCESS_KEY: the --secret-key given (not shown)\n", access, endpoint)
+		return
+	}
+	fmt.Fprintf(env.Stdout, "  export AWS_ACCESS_KEY_ID=%s AWS_SECRET_ACCESS_KEY=%s AWS_ENDPOINT_URL=%s\n", access, secret, endpoint)
 }

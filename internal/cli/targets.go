@@ -33,7 +33,7 @@ func runTargets(ctx context.Context, env Env, o *benchOptions, sp workload.Spec)
 		runs[i].out, runs[i].csv, runs[i].html = nthPath(o.out, i+1), nthPath(o.csv, i+1), nthPath(o.html, i+1)
 		if runs[i].out != "" {
 			if err := checkWritable(runs[i].out); err != nil {
-				return usagef("--out %s: %v", runs[i].out, err)
+				return inputf("--out %s: %v", runs[i].out, err)
 			}
 		}
 	}

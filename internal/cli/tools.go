@@ -63,7 +63,7 @@ is the target.`,
   objbench tools --tools aws,rclone,objbench --files 32x128MiB,16x256MiB,8x512MiB,2x2GiB,1x4GiB \
       --threads 1,2,4,8 --repeat 3 --endpoint-url http://10.0.0.5:9000 --bucket bench --csv tools.csv
   objbench tools --tools objbench --tool 'mytool=mytool cp {src} {dst} -j {threads}' --files 8x64MiB`,
-		Args: cobra.NoArgs,
+		Args: noArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error { return runTools(cmd.Context(), env, o) },
 	}
 	f := cmd.Flags()
@@ -143,7 +143,7 @@ func runTools(ctx context.Context, env Env, o *toolsOptions) error {
 	for _, out := range []string{o.csv, o.json} {
 		if out != "" {
 			if err := checkWritable(out); err != nil {
-				return usagef("cannot write %s: %v", out, err)
+				return inputf("cannot write %s: %v", out, err)
 			}
 		}
 	}

@@ -63,7 +63,7 @@ endpoint, e.g. --endpoint-url https://s3.eu-west-1.amazonaws.com --addressing vi
   objbench transfer s3://b/files/ null: --endpoint-url http://10.0.0.5:9000
   objbench transfer gen:10GiB s3://b/big --timeline      # and what the machine did each second
   objbench transfer --from-git ~/lkml/git/0.git --max-objects 100000 s3://b/mail/`,
-		Args: cobra.RangeArgs(1, 2),
+		Args: positional(1, 2, "a source and a destination (SRC DST; only DST with --from-dir/--from-git)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			corpusSrc, err := o.corpus.source()
 			if err != nil {
@@ -75,7 +75,7 @@ endpoint, e.g. --endpoint-url https://s3.eu-west-1.amazonaws.com --addressing vi
 			case corpusSrc != "":
 				return runTransfer(cmd.Context(), env, o, corpusSrc, args[0])
 			case len(args) != 2:
-				return usagef("transfer needs SRC and DST (or --from-dir/--from-git and DST)")
+				return usagef("transfer needs SRC and DST (or --from-dir/--from-git and DST): objbench transfer SRC DST")
 			}
 			return runTransfer(cmd.Context(), env, o, args[0], args[1])
 		},
@@ -155,7 +155,7 @@ func runTransfer(ctx context.Context, env Env, o *transferOptions, src, dst stri
 			o.seed = payload.RandomSeed()
 		}
 		if plan, err = uploadPlan(ctx, src, prefix, o.seed, o.corpus.maxObjects); err != nil {
-			return usagef("%v", err)
+			return inputf("%v", err)
 		}
 		plan.Limit(o.corpus.maxObjects)
 	}

@@ -52,7 +52,7 @@ func (w *workerOptions) resolve(env Env) (distributed.Worker, string, string, er
 		}
 	case "auto":
 		if wk, engine, err = distributed.FromEnv(env.Getenv, w.total); err != nil {
-			return wk, "", "", usagef("%v", err)
+			return wk, "", "", inputf("%v", err)
 		}
 	default:
 		if wk, err = distributed.Parse(w.worker); err != nil {

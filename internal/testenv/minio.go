@@ -20,6 +20,10 @@ type MinIO struct {
 	Endpoint  string // http://127.0.0.1:PORT
 	AccessKey string
 	SecretKey string
+
+	bin, addr, console, dir string
+	kill                    context.CancelFunc // kills the running process
+	exited                  chan error
 }
 
 // MinIOBinary finds the server: $OBJBENCH_MINIO, then GOPATH/bin, then PATH.
@@ -68,10 +72,33 @@ func (m *MinIO) start(tb testing.TB, bin string) error {
 	if err != nil {
 		return err
 	}
-	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	m.bin, m.addr, m.console, m.dir = bin, fmt.Sprintf("127.0.0.1:%d", port), fmt.Sprintf("127.0.0.1:%d", console), tb.TempDir()
+	if err := m.run(); err != nil {
+		return err
+	}
+	tb.Cleanup(m.Kill)
+	return nil
+}
+
+// Kill ends the server at once (SIGKILL), as a crash would; Restart
+// brings it back.
+func (m *MinIO) Kill() {
+	if m.kill != nil {
+		m.kill()
+		<-m.exited
+		m.kill = nil
+	}
+}
+
+// Restart starts a killed server again on the same address and data.
+func (m *MinIO) Restart() error { return m.run() }
+
+// run starts the server process on m's address and data directory and
+// waits until it answers.
+func (m *MinIO) run() error {
+	addr := m.addr
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, bin, "server", "--quiet", "--address", addr,
-		"--console-address", fmt.Sprintf("127.0.0.1:%d", console), tb.TempDir())
+	cmd := exec.CommandContext(ctx, m.bin, "server", "--quiet", "--address", addr, "--console-address", m.console, m.dir)
 	cmd.Env = append(os.Environ(), "MINIO_ROOT_USER="+m.AccessKey, "MINIO_ROOT_PASSWORD="+m.SecretKey,
 		"MINIO_BROWSER=off", "MINIO_UPDATE=off", "MINIO_CI_CD=1")
 	var logs strings.Builder
@@ -88,7 +115,7 @@ func (m *MinIO) start(tb testing.TB, bin string) error {
 		<-exited
 		return fmt.Errorf("%w; minio said: %s", err, logs.String())
 	}
-	tb.Cleanup(func() { cancel(); <-exited })
+	m.kill, m.exited = cancel, exited
 	return nil
 }
 

@@ -119,6 +119,11 @@ func TestViewServesARun(t *testing.T) {
 
 	// The final state, read while this page is still connected.
 	mfs := testenv.Scrape(t, base+"/metrics")
+	for _, name := range []string{"go_goroutines", "process_open_fds", "process_resident_memory_bytes"} {
+		if m := testenv.Metric(mfs, name); m == nil || m.GetGauge().GetValue() <= 0 {
+			t.Errorf("/metrics has no %s of the process (a soak test samples it): %v", name, m)
+		}
+	}
 	var ops, failed int64
 	for i, step := range r.out.Steps {
 		for _, st := range step.Streams {

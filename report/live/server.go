@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"golang.org/x/sync/errgroup"
 
@@ -38,7 +39,10 @@ type server struct {
 // the event stream, "/metrics" the Prometheus exposition.
 func (v *View) Start(ln net.Listener) {
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(newCollector(v))
+	// The process's own health beside the run's: go_goroutines, memory,
+	// process_resident_memory_bytes, process_open_fds (a soak test
+	// watches them stay flat: scripts/soak.sh).
+	reg.MustRegister(newCollector(v), collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{EnableOpenMetrics: true}))
 	mux.HandleFunc("GET /events", v.serveEvents)

@@ -6,12 +6,21 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/objbench/objbench/storage"
 )
 
 // maxErrorBody bounds how much of an error response is read.
 const maxErrorBody = 64 << 10
+
+// maxErrorCode and maxErrorMessage bound what of a server's error is kept
+// (and printed): an error line, not a page.
+const (
+	maxErrorCode    = 64
+	maxErrorMessage = 512
+)
 
 // xmlError is S3's <Error> document.
 type xmlError struct {
@@ -27,11 +36,33 @@ func (s *Store) statusError(ctx context.Context, resp *http.Response) *storage.S
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody)) // a short read still may parse
 		var x xmlError
 		if xml.Unmarshal(b, &x) == nil {
-			e.Code, e.Message = x.Code, s.redact(ctx, x.Message)
+			e.Err = sentinel(e.StatusCode, x.Code)
+			e.Code = printable(s.redactCode(ctx, x.Code), maxErrorCode)
+			e.Message = printable(s.redact(ctx, x.Message), maxErrorMessage)
+			return e
 		}
 	}
-	e.Err = sentinel(e.StatusCode, e.Code)
+	e.Err = sentinel(e.StatusCode, "")
 	return e
+}
+
+// printable is s as a terminal may show it: control characters and
+// invalid UTF-8 become '?', and at most max bytes are kept (a server's
+// text is not trusted to be short or harmless: escape sequences would
+// reach the user's terminal).
+func printable(s string, max int) string {
+	var b strings.Builder
+	for _, r := range s {
+		if b.Len() >= max {
+			b.WriteString("...")
+			break
+		}
+		if r == utf8.RuneError || unicode.IsControl(r) {
+			r = '?'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // sentinel maps an S3 status and error code to a storage sentinel, or nil.
@@ -66,6 +97,23 @@ func (s *Store) redact(ctx context.Context, msg string) string {
 		}
 	}
 	return msg
+}
+
+// redactCode drops a code that carries a credential, whole: codes are
+// compared (BucketAlreadyOwnedByYou), so one is never patched. Only
+// credentials of a real length count (a test's one-letter key is in
+// every code).
+func (s *Store) redactCode(ctx context.Context, code string) string {
+	c, err := s.creds.Retrieve(ctx)
+	if err != nil {
+		return code
+	}
+	for _, secret := range []string{c.SecretAccessKey, c.SessionToken, c.AccessKeyID} {
+		if len(secret) >= 8 && strings.Contains(code, secret) {
+			return "<redacted>"
+		}
+	}
+	return code
 }
 
 // opError wraps err with the operation and key it failed for.

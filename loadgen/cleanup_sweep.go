@@ -1,0 +1,114 @@
+package loadgen
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/objbench/objbench/distributed"
+	"github.com/objbench/objbench/result"
+	"github.com/objbench/objbench/storage"
+	"github.com/objbench/objbench/workload"
+)
+
+// Cleanup and dispose do not give up on a store's passing trouble (one
+// 503 SlowDown on a listing made the whole run fail and keep its
+// objects): their listings and deletes are tried again while the error is
+// transient, and a cleanup step whose deletes failed is followed by a
+// sweep that lists the run's prefixes again and deletes what is left.
+// What still remains after that is recorded: the run did not clean up.
+
+// cleanupTries bounds the tries of one listing or delete (waits of 50 ms
+// doubling: 1.55 s in all).
+const cleanupTries = 6
+
+// retryTransient is storage.RetryTransient with cleanup's tries.
+func retryTransient(ctx context.Context, fn func() error) error {
+	return storage.RetryTransient(ctx, cleanupTries, fn)
+}
+
+// keysUnder is storage.KeysUnder (a listing checked against its prefix),
+// tried again while it fails transiently.
+func keysUnder(ctx context.Context, st storage.Store, prefix string) ([]string, error) {
+	var keys []string
+	err := retryTransient(ctx, func() (err error) {
+		keys, err = storage.KeysUnder(ctx, st, prefix)
+		return err
+	})
+	return keys, err
+}
+
+// deleteKey deletes key, tried again while it fails transiently; a key
+// already gone is deleted.
+func deleteKey(ctx context.Context, st storage.Store, key string) error {
+	err := retryTransient(ctx, func() error { return st.Delete(ctx, key) })
+	if storage.ErrorClass(err) == storage.ClassNotFound {
+		return nil
+	}
+	return err
+}
+
+// ownKey reports whether cleanup deletes key: not a meeting marker of the
+// run's workers (theirs to remove), and of a run split across processes
+// one of the keys that hash to this worker.
+func (r *runState) ownKey(key string) bool {
+	return !strings.HasPrefix(key, r.cfg.Namespace+distributed.MarkerDir) && r.cfg.Worker.Owns(int64(keySeed(key)>>1))
+}
+
+// sweep follows a cleanup step whose deletes failed: it lists each
+// stream's prefix in every store again and deletes what of this run is
+// left; what cannot be deleted is noted on the step and as a leftover.
+func (r *runState) sweep(ctx context.Context, st workload.Stage, step *result.Step) {
+	failed := int64(0)
+	for _, s := range step.Streams {
+		for _, t := range s.Totals {
+			failed += t.Ops - t.OK
+		}
+	}
+	if failed == 0 {
+		return
+	}
+	var deleted, left int
+	var why error
+	for _, prefix := range r.cleanupPrefixes(st) {
+		for _, s := range r.everyStore() {
+			keys, err := keysUnder(ctx, s, prefix)
+			if err != nil {
+				why = fmt.Errorf("list %q: %w", prefix, err)
+				left++
+				continue
+			}
+			for _, k := range keys {
+				if !r.ownKey(k) {
+					continue
+				}
+				if err := deleteKey(ctx, s, k); err != nil {
+					why = fmt.Errorf("delete %s: %w", k, err)
+					left++
+					continue
+				}
+				deleted++
+			}
+		}
+	}
+	step.Notes = append(step.Notes, fmt.Sprintf("%d deletes failed; swept the run's prefixes again: %d objects deleted", failed, deleted))
+	if left > 0 {
+		note := fmt.Sprintf("cleanup left %d objects (or listings) of this run: %v", left, why)
+		step.Notes = append(step.Notes, note)
+		r.leftover(note)
+	}
+}
+
+// cleanupPrefixes are the prefixes a cleanup stage deletes under.
+func (r *runState) cleanupPrefixes(st workload.Stage) []string {
+	if len(st.Streams) == 0 {
+		return []string{r.cfg.Namespace}
+	}
+	var out []string
+	for _, s := range st.Streams {
+		if !s.Objects.Existing {
+			out = append(out, r.cfg.Namespace+s.Objects.Prefix)
+		}
+	}
+	return out
+}
