@@ -1,0 +1,47 @@
+package replay_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/objbench/objbench/metrics"
+	"github.com/objbench/objbench/replay"
+)
+
+// fuzzFormat reads data as format f: no panic, a bounded number of
+// records, each with a time and a known op, and the reader's counts add up.
+func fuzzFormat(t *testing.T, f replay.Format, data string) {
+	r, err := replay.NewReader("fuzz", strings.NewReader(data), replay.Options{Format: f})
+	if err != nil {
+		return
+	}
+	defer r.Close()
+	n := 0
+	for r.Next() {
+		rec := r.Record()
+		if rec.Time.IsZero() || rec.Op >= metrics.NumOps {
+			t.Fatalf("record %+v has no time or an unknown op", rec)
+		}
+		if rec.Op != metrics.OpList && rec.Key == "" {
+			t.Fatalf("%s record without a key: %+v", rec.Op, rec)
+		}
+		if n++; n > len(data)+1 {
+			t.Fatalf("%d records from %d bytes", n, len(data))
+		}
+	}
+	var skipped int64
+	for _, s := range r.Stats().Skipped {
+		skipped += s.Count
+	}
+	if r.Stats().Records != int64(n) {
+		t.Fatalf("stats say %d records, read %d", r.Stats().Records, n)
+	}
+}
+
+func FuzzAccessLog(f *testing.F) {
+	e := accessEntry{Time: t0, Bucket: "b", Op: "REST.GET.OBJECT", Key: "a%2Fb", Status: 206, Sent: 10, Size: 100, Total: 3, Turn: 1}
+	f.Add(e.line())
+	f.Add(with(e, func(e *accessEntry) { e.Op = "REST.GET.BUCKET"; e.URI = "GET /b?prefix=x HTTP/1.1" }).line() + "\n" + e.line())
+	f.Add(`o b [06/Feb/2026:10:20:30 +0000] ip r id REST.PUT.OBJECT k "PUT /b/k \"x" 200 - - 5 1 1`)
+	f.Fuzz(func(t *testing.T, data string) { fuzzFormat(t, replay.FormatS3Access, data) })
+}
