@@ -1,6 +1,7 @@
 package replay_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -44,4 +45,15 @@ func FuzzAccessLog(f *testing.F) {
 	f.Add(with(e, func(e *accessEntry) { e.Op = "REST.GET.BUCKET"; e.URI = "GET /b?prefix=x HTTP/1.1" }).line() + "\n" + e.line())
 	f.Add(`o b [06/Feb/2026:10:20:30 +0000] ip r id REST.PUT.OBJECT k "PUT /b/k \"x" 200 - - 5 1 1`)
 	f.Fuzz(func(t *testing.T, data string) { fuzzFormat(t, replay.FormatS3Access, data) })
+}
+
+func FuzzCloudTrail(f *testing.F) {
+	doc, _ := json.Marshal(map[string]any{"Records": []any{
+		ctEvent("GetObject", "b", "k", 0, 10, map[string]any{"Range": "bytes=1-5"}),
+		ctEvent("UploadPart", "b", "k", 10, 0, nil),
+		ctEvent("CompleteMultipartUpload", "b", "k", 10, 0, nil),
+	}})
+	f.Add(string(doc))
+	f.Add(`{"x":1,"Records":[{"eventTime":"2026-01-01T00:00:00Z","eventName":"PutObject","requestParameters":{"key":"k"}}]}{"Records":[]}`)
+	f.Fuzz(func(t *testing.T, data string) { fuzzFormat(t, replay.FormatCloudTrail, data) })
 }

@@ -247,6 +247,8 @@ func (r *Reader) start(name string, in io.Reader, closeIn func() error) error {
 	switch format {
 	case FormatS3Access:
 		r.cur = newAccessParser(name, br)
+	case FormatCloudTrail:
+		r.cur = newCloudTrailParser(name, br)
 	case "": // an empty file
 		r.cur = emptyParser{}
 	default:
