@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/objbench/objbench/metrics"
 	"github.com/objbench/objbench/replay"
@@ -56,4 +57,13 @@ func FuzzCloudTrail(f *testing.F) {
 	f.Add(string(doc))
 	f.Add(`{"x":1,"Records":[{"eventTime":"2026-01-01T00:00:00Z","eventName":"PutObject","requestParameters":{"key":"k"}}]}{"Records":[]}`)
 	f.Fuzz(func(t *testing.T, data string) { fuzzFormat(t, replay.FormatCloudTrail, data) })
+}
+
+func FuzzMinIOTrace(f *testing.F) {
+	e, _ := json.Marshal(map[string]any{"type": "S3", "api": "s3.GetObject", "time": t0.Format(time.RFC3339Nano), "path": "/b/k",
+		"statusCode": 206, "callStats": map[string]any{"rx": 0, "tx": 5, "duration": 1000, "timeToFirstByte": 10}})
+	f.Add(string(e) + "\n" + string(e))
+	f.Add(`{"api":"s3.PutObjectPart","time":"2026-01-01T00:00:00Z","path":"/b/k","request":{"headers":{"Content-Length":"9"}}}` +
+		`{"api":"s3.CompleteMultipartUpload","time":"2026-01-01T00:00:00Z","path":"/b/k"}`)
+	f.Fuzz(func(t *testing.T, data string) { fuzzFormat(t, replay.FormatMinIOTrace, data) })
 }

@@ -249,6 +249,8 @@ func (r *Reader) start(name string, in io.Reader, closeIn func() error) error {
 		r.cur = newAccessParser(name, br)
 	case FormatCloudTrail:
 		r.cur = newCloudTrailParser(name, br)
+	case FormatMinIOTrace:
+		r.cur = newMinIOParser(name, br)
 	case "": // an empty file
 		r.cur = emptyParser{}
 	default:
