@@ -67,3 +67,12 @@ func FuzzMinIOTrace(f *testing.F) {
 		`{"api":"s3.CompleteMultipartUpload","time":"2026-01-01T00:00:00Z","path":"/b/k"}`)
 	f.Fuzz(func(t *testing.T, data string) { fuzzFormat(t, replay.FormatMinIOTrace, data) })
 }
+
+func FuzzDetect(f *testing.F) {
+	e := accessEntry{Time: t0, Bucket: "b", Op: "REST.HEAD.OBJECT", Key: "k", Status: 200, Sent: -1, Size: 1, Total: 1, Turn: 1}
+	f.Add(e.line())
+	f.Add(`{"Records":[]}`)
+	f.Add(`{"api":"s3.HeadObject","time":"2026-01-01T00:00:00Z","path":"/b/k"}`)
+	f.Add(`{"time":"2026-01-01T00:00:00Z","op":"GET","key":"k"}`)
+	f.Fuzz(func(t *testing.T, data string) { fuzzFormat(t, replay.FormatAuto, data) })
+}

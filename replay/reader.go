@@ -251,10 +251,10 @@ func (r *Reader) start(name string, in io.Reader, closeIn func() error) error {
 		r.cur = newCloudTrailParser(name, br)
 	case FormatMinIOTrace:
 		r.cur = newMinIOParser(name, br)
-	case "": // an empty file
+	case FormatOpLog:
+		r.cur, err = newOpLogParser(name, br)
+	default: // an empty file
 		r.cur = emptyParser{}
-	default:
-		err = fmt.Errorf("%s: format %s: not read yet", name, format)
 	}
 	return err
 }
