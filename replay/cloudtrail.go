@@ -96,7 +96,7 @@ func (p *ctParser) findRecords() error {
 					return err
 				}
 				if open != json.Delim('[') {
-					return fmt.Errorf("Records is not a list")
+					return errors.New("the Records field is not a list")
 				}
 				p.inList = true
 				return nil
