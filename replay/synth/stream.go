@@ -43,6 +43,10 @@ func (b *builder) stream(name string, w [metrics.NumOps]float64, share float64, 
 	if size.Kind != workload.SelConst {
 		s.SizeDist = &size
 	}
+	if size.Max < 1 { // a range of an empty object: read it whole
+		w[metrics.OpGet] += w[metrics.OpRangeGet]
+		w[metrics.OpRangeGet] = 0
+	}
 	for op, pct := range percentages(w) {
 		if pct == 0 {
 			continue
