@@ -8,9 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/objbench/objbench/internal/compressed"
 	"github.com/objbench/objbench/metrics"
-	"github.com/objbench/objbench/oplog"
 	"github.com/objbench/objbench/replay"
 )
 
@@ -37,26 +35,20 @@ func (a *accessLog) Read(p []byte) (int, error) {
 	return a.buf.Read(p)
 }
 
-// opLog is a reader of n generated op log lines.
+// opLog is a reader of n generated op log lines, in the form oplog's
+// Writer writes (encoded here, so the generator has no goroutine of its
+// own).
 type opLog struct {
 	n, i int
 	buf  bytes.Buffer
-	w    *oplog.Writer
 }
 
 func (o *opLog) Read(p []byte) (int, error) {
-	if o.w == nil {
-		o.w, _ = oplog.NewWriter(&o.buf, compressed.None, oplog.Options{Shards: 1, BufferSize: 1})
-	}
 	for o.buf.Len() < len(p) && o.i < o.n {
-		rec := oplog.Record{Start: t0.Add(time.Duration(o.i) * time.Millisecond), Op: metrics.Op(o.i % 4), Bucket: "bench",
-			Key: fmt.Sprintf("objbench/run/data/%07d", o.i*7919%100003), Size: int64(o.i % 5000), Status: 200,
-			Latency: 812 * time.Microsecond, TTFB: 640 * time.Microsecond, Stream: "main"}
-		o.w.Record(o.i%16, &rec)
+		fmt.Fprintf(&o.buf, `{"time":"%s","op":"%s","bucket":"bench","key":"objbench/run/data/%07d","size":%d,"status":200,`+
+			`"latency_us":812,"ttfb_us":640,"worker":%d,"stream":"main"}`+"\n",
+			t0.Add(time.Duration(o.i)*time.Millisecond).Format(time.RFC3339Nano), metrics.Op(o.i%4), o.i*7919%100003, o.i%5000+1, o.i%16)
 		o.i++
-		if o.i == o.n {
-			o.w.Close()
-		}
 	}
 	if o.buf.Len() == 0 {
 		return 0, io.EOF
