@@ -1,0 +1,70 @@
+package replay
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/objbench/objbench/metrics"
+	"github.com/objbench/objbench/storage"
+)
+
+// Record is one request of a trace, whatever its source.
+type Record struct {
+	// Time is when the request started (access logs and CloudTrail: when
+	// the server received it; op logs: when objbench issued it).
+	Time time.Time
+	// Op is the request as one of objbench's ops. A multipart upload is
+	// one MULTIPART record at its completion.
+	Op     metrics.Op
+	Bucket string
+	// Key is the object's key; for LIST, the prefix listed ("" for all).
+	Key string
+	// Size is the object's size when the source says it: the bytes a PUT
+	// or MULTIPART wrote, the size of the object a GET or STAT read; 0 when
+	// unknown.
+	Size int64
+	// Range is the part a RANGE-GET read. Offset is -1 when the source
+	// does not say where the range started (access logs only give its
+	// length).
+	Range storage.Range
+	// Status is the HTTP status, 0 when the source does not give one
+	// (CloudTrail).
+	Status int
+	// Error is the source's error code (AccessDenied, NoSuchKey, an op
+	// log's error class), "" when the request succeeded.
+	Error string
+	// BytesOut and BytesIn are the body bytes the server sent and
+	// received, 0 when unknown.
+	BytesOut, BytesIn int64
+	// Total is how long the request took as the source measured it, TTFB
+	// until the first byte of the response (an access log's turn-around
+	// time); 0 when unknown.
+	Total, TTFB time.Duration
+	// Intended is when an open-loop op log's schedule wanted the op to
+	// start; zero otherwise.
+	Intended time.Time
+	// Worker is the op log's worker id, -1 for other sources.
+	Worker int
+	// Pos is where the record was read.
+	Pos Pos
+}
+
+// OK reports whether the source says the request succeeded.
+func (r *Record) OK() bool { return r.Error == "" && (r.Status == 0 || r.Status < 300) }
+
+// Pos is a place in the input: a file, a line (for JSON sources, the line
+// where the entry ends) and, for CloudTrail (whose files are often one
+// line), the 1-based index of the event in Records.
+type Pos struct {
+	File  string
+	Line  int
+	Event int
+}
+
+func (p Pos) String() string {
+	s := p.File + ":" + strconv.Itoa(p.Line)
+	if p.Event > 0 {
+		s += " (event " + strconv.Itoa(p.Event) + ")"
+	}
+	return s
+}

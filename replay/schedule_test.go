@@ -1,0 +1,89 @@
+package replay_test
+
+import (
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/objbench/objbench/replay"
+)
+
+// sliceSource feeds records from a slice.
+type sliceSource struct {
+	recs []replay.Record
+	i    int
+}
+
+func (s *sliceSource) Next() bool             { s.i++; return s.i <= len(s.recs) }
+func (s *sliceSource) Record() *replay.Record { return &s.recs[s.i-1] }
+func (s *sliceSource) Err() error             { return nil }
+
+func TestScheduleOrdersWithinTheWindow(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	const n = 5000
+	var recs []replay.Record
+	for i := range n {
+		// ops every 10 ms, logged up to 2 s out of order
+		jitter := time.Duration(rng.Int64N(int64(2 * time.Second)))
+		recs = append(recs, replay.Record{Time: t0.Add(time.Duration(i)*10*time.Millisecond - jitter), Key: "k"})
+	}
+	s := replay.NewSchedule(&sliceSource{recs: recs}, replay.ScheduleOptions{Window: 3 * time.Second, Speed: 2})
+	var prev time.Duration
+	count := 0
+	first := recs[0].Time
+	for _, r := range recs {
+		if r.Time.Before(first) {
+			first = r.Time
+		}
+	}
+	for s.Next() {
+		op := s.Op()
+		if op.Offset < prev {
+			t.Fatalf("op %d at %v, before the previous at %v", count, op.Offset, prev)
+		}
+		if want := op.Time.Sub(first) / 2; op.Offset != want {
+			t.Fatalf("op %d at %v, want (time - first)/speed = %v", count, op.Offset, want)
+		}
+		prev = op.Offset
+		count++
+	}
+	if count != n || s.Late() != 0 || !s.Start().Equal(first) {
+		t.Errorf("%d ops (want %d), %d late (want 0), start %v (want %v)", count, n, s.Late(), s.Start(), first)
+	}
+}
+
+func TestScheduleIssuesTooLateRecordsAtOnce(t *testing.T) {
+	recs := []replay.Record{
+		{Time: t0}, {Time: t0.Add(time.Second)}, {Time: t0.Add(30 * time.Second)}, {Time: t0.Add(31 * time.Second)},
+		{Time: t0.Add(40 * time.Second)}, {Time: t0.Add(2 * time.Second)}, // 2 s: read after 31 s went out
+	}
+	s := replay.NewSchedule(&sliceSource{recs: recs}, replay.ScheduleOptions{Window: 5 * time.Second})
+	var offs []time.Duration
+	for s.Next() {
+		offs = append(offs, s.Op().Offset)
+	}
+	want := []time.Duration{0, time.Second, 30 * time.Second, 31 * time.Second, 31 * time.Second, 40 * time.Second}
+	if len(offs) != len(want) || s.Late() != 1 {
+		t.Fatalf("offsets %v (late %d), want %v (late 1)", offs, s.Late(), want)
+	}
+	for i := range want {
+		if offs[i] != want[i] {
+			t.Errorf("offsets %v, want %v", offs, want)
+		}
+	}
+}
+
+func TestScheduleHoldsAtMostMaxHeld(t *testing.T) {
+	var recs []replay.Record
+	for i := range 1000 {
+		recs = append(recs, replay.Record{Time: t0.Add(time.Duration(1000-i) * time.Millisecond)}) // reversed
+	}
+	src := &sliceSource{recs: recs}
+	s := replay.NewSchedule(src, replay.ScheduleOptions{Window: time.Hour, MaxHeld: 10})
+	if !s.Next() {
+		t.Fatal("no op")
+	}
+	if src.i > 10 {
+		t.Errorf("read %d records before the first op, want at most MaxHeld = 10", src.i)
+	}
+}
