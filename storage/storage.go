@@ -31,14 +31,6 @@ type ObjectInfo struct {
 	ModTime time.Time
 }
 
-// Trace receives timing facts about one operation. The caller owns it and
-// reuses it across operations (no allocation per op); a store fills it in.
-type Trace struct {
-	// FirstByte is when the first response byte arrived (GET), or when the
-	// response to a fully sent body arrived (PUT). Zero if unknown.
-	FirstByte time.Time
-}
-
 // PutOptions tunes one Put.
 type PutOptions struct {
 	Trace *Trace // optional
@@ -107,13 +99,6 @@ type BucketManager interface {
 // to stable storage at once (a file system's syncfs): fsync "at end".
 type Syncer interface {
 	Sync(ctx context.Context) error
-}
-
-// ConnCounter is implemented by network stores that count transport connections.
-type ConnCounter interface {
-	// ConnStats returns how many connections were dialed and how many
-	// requests were sent in total since the store was created.
-	ConnStats() (dialed, requests uint64)
 }
 
 // Clock is a store that can say what time it is where it runs (an HTTP

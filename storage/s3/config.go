@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -76,12 +75,6 @@ type Store struct {
 	bufs        sync.Pool // *[]byte copy buffers of copyBufSize, for large bodies
 	smallBufs   sync.Pool // *[]byte of smallBufSize: small bodies, drained bodies
 	counts      *connCounts
-}
-
-// connCounts is shared with the transport's dialer.
-type connCounts struct {
-	dialed   atomic.Uint64
-	requests atomic.Uint64
 }
 
 var (
@@ -234,6 +227,9 @@ func (s *Store) Close() error {
 func (s *Store) ConnStats() (dialed, requests uint64) {
 	return s.counts.dialed.Load(), s.counts.requests.Load()
 }
+
+// Connections returns the store's connection counts so far.
+func (s *Store) Connections() storage.ConnStats { return s.counts.stats() }
 
 // Region is the region requests are signed for.
 func (s *Store) Region() string { return s.region }

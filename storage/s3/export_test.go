@@ -1,22 +1,20 @@
 package s3
 
-import (
-	"context"
-	"net"
-	"net/http"
-)
+import "net"
 
 // RedirectDials makes s dial addr whatever host a request names, so tests
 // can use virtual-host names that do not resolve.
-func RedirectDials(s *Store, addr string) {
+func RedirectDials(s *Store, addr string) { dialerOf(s).redirect = addr }
+
+// SetResolver makes s resolve host names with r.
+func SetResolver(s *Store, r *net.Resolver) { dialerOf(s).net.Resolver = r }
+
+func dialerOf(s *Store) *connDialer {
 	switch t := s.transport.(type) {
 	case *directTransport:
-		t.addr = addr
-	default:
-		tr := t.(*http.Transport)
-		dial := tr.DialContext
-		tr.DialContext = func(ctx context.Context, network, _ string) (net.Conn, error) {
-			return dial(ctx, network, addr)
-		}
+		return t.dialer
+	case *stdTransport:
+		return t.dialer
 	}
+	panic("unknown transport")
 }

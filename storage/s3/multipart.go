@@ -55,6 +55,7 @@ func (s *Store) UploadPart(ctx context.Context, key, uploadID string, n int, bod
 	}
 	p := storage.Part{Number: n, ETag: etag(resp.Header), Size: size}
 	s.release(resp)
+	received(o.Trace)
 	return p, nil
 }
 

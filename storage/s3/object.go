@@ -23,6 +23,7 @@ func (s *Store) Put(ctx context.Context, key string, body io.Reader, size int64,
 	}
 	info := storage.ObjectInfo{Key: key, Size: size, ETag: etag(resp.Header), ModTime: lastModified(resp.Header)}
 	s.release(resp)
+	received(o.Trace)
 	return info, nil
 }
 
@@ -52,6 +53,7 @@ func (s *Store) Get(ctx context.Context, key string, o storage.GetOptions, w io.
 	}
 	n, err := s.copyBody(w, resp.Body, resp.ContentLength)
 	s.release(resp)
+	received(o.Trace)
 	if err == nil && resp.ContentLength >= 0 && n != resp.ContentLength {
 		err = io.ErrUnexpectedEOF
 	}
