@@ -42,6 +42,16 @@ type Config struct {
 	// MaxConns is the expected concurrency; the idle connection pool per
 	// host is at least this large (and at least 64).
 	MaxConns int
+	// MaxConnsPerHost caps the connections open to the endpoint at once,
+	// busy or idle (0: no cap). A request finding all of them busy waits
+	// for one (storage.Phases.ConnWait).
+	MaxConnsPerHost int
+	// NoKeepAlive sends every request on a new connection, closed after
+	// it ("Connection: close"): what a client without a pool costs.
+	NoKeepAlive bool
+	// NoTLSResumption makes every TLS handshake a full one (no session
+	// tickets kept).
+	NoTLSResumption bool
 	// Timeout bounds the wait for response headers per request (0 = none).
 	Timeout time.Duration
 	// ListPageSize is max-keys per ListObjectsV2 page (0 = server default,
@@ -100,8 +110,8 @@ func New(ctx context.Context, c Config) (*Store, error) {
 	if c.Bucket == "" || strings.Contains(c.Bucket, "/") {
 		return nil, errors.New("s3: a bucket name (without '/') is needed")
 	}
-	if c.ListPageSize < 0 {
-		return nil, errors.New("s3: ListPageSize must not be negative")
+	if c.ListPageSize < 0 || c.MaxConnsPerHost < 0 {
+		return nil, errors.New("s3: ListPageSize and MaxConnsPerHost must not be negative")
 	}
 	ep, err := parseEndpoint(c.Endpoint)
 	if err != nil {

@@ -32,13 +32,20 @@ type directTransport struct {
 	counts        *connCounts
 	headerTimeout time.Duration
 	maxIdle       int
+	// limit caps the connections open at once, idle or busy (0: none);
+	// open counts them only when there is a limit.
+	limit int
+	// noKeepAlive closes every connection after its request.
+	noKeepAlive bool
 	// lazyRead waits for a response without holding a read buffer, at
 	// the cost of a peek per request: worth it with many workers in
 	// flight (memory), not with few (CPU per op).
 	lazyRead bool
 
-	mu   sync.Mutex
-	idle []*directConn // a stack: the most recently used connection first
+	mu      sync.Mutex
+	idle    []*directConn // a stack: the most recently used connection first
+	open    int
+	waiters []chan *directConn // first come first served; nil handed over = dial under the limit
 }
 
 // idleLimit drops connections idle this long: servers close idle
@@ -77,7 +84,7 @@ func (t *directTransport) roundTrip(req *http.Request, tr *storage.Trace) (*http
 		if err == nil {
 			return resp, nil
 		}
-		c.nc.Close()
+		t.discard(c)
 		if !reused || started || attempt > 0 || !rewind(req) {
 			return nil, err
 		}
@@ -101,62 +108,14 @@ func rewind(req *http.Request) bool {
 	return true
 }
 
-// get returns an idle connection, or dials one (its setup phases go into ph).
-func (t *directTransport) get(ctx context.Context, ph *storage.Phases) (c *directConn, reused bool, err error) {
-	now := time.Now()
-	t.mu.Lock()
-	for n := len(t.idle); n > 0; n = len(t.idle) {
-		c = t.idle[n-1]
-		t.idle = t.idle[:n-1]
-		if now.Sub(c.lastUsed) < idleLimit {
-			t.mu.Unlock()
-			t.counts.reused.Add(1)
-			return c, true, nil
-		}
-		c.nc.Close()
-	}
-	t.mu.Unlock()
-	nc, setup, err := t.dialer.dial(ctx, t.addr, t.dialer.tls)
-	if err != nil {
-		return nil, false, err
-	}
-	setup.into(ph)
-	c = &directConn{nc: nc}
-	if t.lazyRead {
-		c.rc = rawConn(nc)
-	}
-	return c, false, nil
-}
-
-func (t *directTransport) put(c *directConn) {
-	c.lastUsed = time.Now()
-	t.mu.Lock()
-	if len(t.idle) < t.maxIdle {
-		t.idle = append(t.idle, c)
-		c = nil
-	}
-	t.mu.Unlock()
-	if c != nil {
-		c.nc.Close()
-	}
-}
-
-// CloseIdleConnections closes every pooled connection.
-func (t *directTransport) CloseIdleConnections() {
-	t.mu.Lock()
-	idle := t.idle
-	t.idle = nil
-	t.mu.Unlock()
-	for _, c := range idle {
-		c.nc.Close()
-	}
-}
-
 // exchange writes req on c and reads the response head, timing the send
 // and the wait into ph (and the first byte into tr). started reports
 // whether any response byte arrived (then a retry is not safe).
 func (t *directTransport) exchange(c *directConn, req *http.Request, tr *storage.Trace, ph *storage.Phases) (resp *http.Response, started bool, err error) {
 	ctx := req.Context()
+	if t.noKeepAlive {
+		req.Close = true // writeRequest says so to the server
+	}
 	deadline, _ := ctx.Deadline() // zero: none
 	if err := c.nc.SetDeadline(deadline); err != nil {
 		return nil, false, err

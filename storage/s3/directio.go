@@ -62,7 +62,7 @@ func (b *directBody) finish(clean bool) {
 			return
 		}
 	}
-	c.nc.Close()
+	b.t.discard(c)
 }
 
 // writeRequest writes req as HTTP/1.1 and flushes. The body goes through
@@ -84,6 +84,9 @@ func writeRequest(w *bufio.Writer, req *http.Request) error {
 		w.WriteString(req.URL.Host)
 	}
 	w.WriteString("\r\nUser-Agent: objbench\r\n")
+	if req.Close {
+		w.WriteString("Connection: close\r\n")
+	}
 	for k, vs := range req.Header {
 		for _, v := range vs {
 			w.WriteString(k)

@@ -29,15 +29,20 @@ func (p problems) addf(check, format string, a ...any) {
 	p[check] = check + ": " + fmt.Sprintf(format, a...)
 }
 
-// near checks a client-side phase against the server's view of it.
+// near checks a client-side phase against the server's view of it. Under
+// the race detector timing is not checked (scripts/test.sh runs this test
+// without it too); everything else is.
 func (p problems) near(what string, got, want time.Duration) {
+	if raceEnabled {
+		return
+	}
 	if d := got - want; d > tolerance || d < -tolerance {
 		p.addf(what, "%v, the server saw %v", got, want)
 	}
 }
 
 func (p problems) small(what string, got time.Duration) {
-	if got <= 0 || got > tolerance {
+	if got <= 0 || (got > tolerance && !raceEnabled) {
 		p.addf(what, "%v, want (0, %v]", got, tolerance)
 	}
 }
@@ -133,7 +138,7 @@ func measurePhases(t *testing.T, s *s3.Store, srv *phaseServer, dns *dnsServer, 
 		p.near(what+" wait", ph.Wait, side.firstOut.Sub(side.bodyRead))
 		p.near(what+" receive", ph.Receive, side.lastOut.Sub(side.firstOut))
 		p.small(what+" send", ph.Send)
-		if got := tr.FirstByte.Sub(side.firstOut); got < 0 || got > tolerance {
+		if got := tr.FirstByte.Sub(side.firstOut); got < 0 || (got > tolerance && !raceEnabled) {
 			p.addf(what+" first byte", "%v after the server sent it", got)
 		}
 	}
@@ -164,7 +169,7 @@ func measurePhases(t *testing.T, s *s3.Store, srv *phaseServer, dns *dnsServer, 
 		t.Fatalf("PUT: %v", err)
 	}
 	side = last()
-	if tr.Phases.Send < d.read-tolerance {
+	if tr.Phases.Send < d.read-tolerance && !raceEnabled {
 		p.addf("PUT send", "%v, but the server read nothing for %v", tr.Phases.Send, d.read)
 	}
 	p.near("PUT send+wait", tr.Phases.Send+tr.Phases.Wait, side.firstOut.Sub(side.headRead))

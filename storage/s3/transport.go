@@ -35,7 +35,9 @@ func newDialer(c Config, ca caBundle, ep *url.URL, counts *connCounts) *connDial
 			RootCAs:            ca.pool,
 			ServerName:         ep.Hostname(),
 			NextProtos:         []string{"http/1.1"},
-			ClientSessionCache: tls.NewLRUClientSessionCache(0),
+		}
+		if !c.NoTLSResumption {
+			d.tls.ClientSessionCache = tls.NewLRUClientSessionCache(0)
 		}
 	}
 	return d
@@ -61,6 +63,8 @@ func newTransport(c Config, ca caBundle, d *connDialer) *stdTransport {
 		},
 		MaxIdleConns:        idle,
 		MaxIdleConnsPerHost: idle,
+		MaxConnsPerHost:     c.MaxConnsPerHost,
+		DisableKeepAlives:   c.NoKeepAlive,
 		IdleConnTimeout:     90 * time.Second,
 		TLSHandshakeTimeout: tlsHandshakeTimeout,
 		// Objects are mostly incompressible and sizes must be exact.
@@ -116,6 +120,8 @@ func chooseTransport(c Config, ca caBundle, ep *url.URL, counts *connCounts) (ro
 		counts:        counts,
 		headerTimeout: c.Timeout,
 		maxIdle:       max(c.MaxConns, minIdleConns),
+		limit:         c.MaxConnsPerHost,
+		noKeepAlive:   c.NoKeepAlive,
 		lazyRead:      c.MaxConns >= lazyReadConns,
 	}
 	return t, "direct", nil
