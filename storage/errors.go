@@ -17,6 +17,9 @@ var (
 	ErrBucketNotFound = errors.New("bucket not found")
 	ErrAccessDenied   = errors.New("access denied (check credentials)")
 	ErrChecksum       = errors.New("checksum mismatch")
+	// ErrCertificate is a TLS server certificate the client does not
+	// trust (unknown CA, wrong host name, expired).
+	ErrCertificate = errors.New("server certificate not trusted")
 )
 
 // StatusError is a non-success HTTP response from a network store.
@@ -57,6 +60,7 @@ const (
 	ClassNotFound = "not_found"
 	ClassDenied   = "access_denied"
 	ClassChecksum = "checksum"
+	ClassTLS      = "tls_certificate"
 	ClassCanceled = "canceled"
 	ClassIO       = "io_error"
 	ClassOther    = "other"
@@ -77,6 +81,8 @@ func ErrorClass(err error) string {
 		return ClassNotFound
 	case errors.Is(err, ErrAccessDenied):
 		return ClassDenied
+	case errors.Is(err, ErrCertificate):
+		return ClassTLS
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, os.ErrDeadlineExceeded):
 		return ClassTimeout
 	case errors.Is(err, context.Canceled):

@@ -3,6 +3,8 @@ package s3
 import (
 	"context"
 	"crypto/tls"
+	"errors"
+	"fmt"
 	"net"
 	"net/http/httptrace"
 	"sync/atomic"
@@ -93,7 +95,7 @@ func (d *connDialer) dial(ctx context.Context, addr string, conf *tls.Config) (n
 	cancel()
 	if err != nil {
 		nc.Close()
-		return nil, st, err
+		return nil, st, certError(err)
 	}
 	st.tls = time.Since(connected)
 	st.resumed = tc.ConnectionState().DidResume
@@ -102,4 +104,15 @@ func (d *connDialer) dial(ctx context.Context, addr string, conf *tls.Config) (n
 		d.counts.tlsResumed.Add(1)
 	}
 	return tc, st, nil
+}
+
+// certError says what to do about a server certificate the client does
+// not trust; other handshake errors are returned as they are.
+func certError(err error) error {
+	var cv *tls.CertificateVerificationError
+	if !errors.As(err, &cv) {
+		return err
+	}
+	return fmt.Errorf("%w: %w (trust its CA with a CA bundle: Config.CABundle, AWS_CA_BUNDLE; or skip verification with Insecure)",
+		storage.ErrCertificate, cv.Err)
 }

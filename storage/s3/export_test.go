@@ -1,6 +1,10 @@
 package s3
 
-import "net"
+import (
+	"errors"
+	"net"
+	"syscall"
+)
 
 // RedirectDials makes s dial addr whatever host a request names, so tests
 // can use virtual-host names that do not resolve.
@@ -17,4 +21,14 @@ func dialerOf(s *Store) *connDialer {
 		return t.dialer
 	}
 	panic("unknown transport")
+}
+
+// SetSendBuffer gives s's new connections a socket send buffer of n
+// bytes, so a test's large body waits for its server to read it.
+func SetSendBuffer(s *Store, n int) {
+	dialerOf(s).net.Control = func(_, _ string, c syscall.RawConn) error {
+		var serr error
+		err := c.Control(func(fd uintptr) { serr = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_SNDBUF, n) })
+		return errors.Join(err, serr)
+	}
 }
