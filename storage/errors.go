@@ -20,6 +20,11 @@ var (
 	// ErrCertificate is a TLS server certificate the client does not
 	// trust (unknown CA, wrong host name, expired).
 	ErrCertificate = errors.New("server certificate not trusted")
+	// ErrNotImplemented is a feature the target does not implement: it
+	// said so (501 NotImplemented), or ignored what it was asked (an
+	// upload's checksum not confirmed). Counted as an outcome of the
+	// target, not a failure of the client.
+	ErrNotImplemented = errors.New("not implemented by this target")
 )
 
 // StatusError is a non-success HTTP response from a network store.
@@ -61,6 +66,7 @@ const (
 	ClassDenied   = "access_denied"
 	ClassChecksum = "checksum"
 	ClassTLS      = "tls_certificate"
+	ClassNotImpl  = "not_implemented"
 	ClassCanceled = "canceled"
 	ClassIO       = "io_error"
 	ClassOther    = "other"
@@ -73,10 +79,14 @@ func ErrorClass(err error) string {
 	switch {
 	case err == nil:
 		return ""
-	case errors.As(err, &se):
-		return "http_" + strconv.Itoa(se.StatusCode)
+	// Outcomes a target answers with an HTTP status but that mean more
+	// than it: named by what they mean.
+	case errors.Is(err, ErrNotImplemented):
+		return ClassNotImpl
 	case errors.Is(err, ErrChecksum):
 		return ClassChecksum
+	case errors.As(err, &se):
+		return "http_" + strconv.Itoa(se.StatusCode)
 	case errors.Is(err, ErrNotFound), errors.Is(err, ErrBucketNotFound):
 		return ClassNotFound
 	case errors.Is(err, ErrAccessDenied):

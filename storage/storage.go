@@ -31,11 +31,19 @@ type ObjectInfo struct {
 	ModTime time.Time
 }
 
-// PutOptions tunes one Put.
+// PutOptions tunes one Put. The zero value is a plain upload.
 type PutOptions struct {
 	Trace *Trace // optional
 	// Fsync asks file stores to flush the file to stable storage before returning.
 	Fsync bool
+	// Checksum has the payload's checksum sent for the target to verify.
+	// Computed before sending (sent in a header) it needs a seekable body
+	// (io.Seeker): the payload is read twice; with ChecksumTrailer it is
+	// computed while sending and sent after the body (aws-chunked, as the
+	// AWS SDKs send it by default). A target that does not confirm it
+	// fails the op with ErrNotImplemented.
+	Checksum        Checksum
+	ChecksumTrailer bool
 }
 
 // Range selects Length bytes starting at Offset. Length < 0 means "to the end".
@@ -60,10 +68,16 @@ func (r *Range) Resolve(size int64) (off, n int64, err error) {
 	return r.Offset, n, nil
 }
 
-// GetOptions tunes one Get.
+// GetOptions tunes one Get. The zero value is a plain read.
 type GetOptions struct {
 	Range *Range // nil reads the whole object
 	Trace *Trace // optional
+	// VerifyChecksum asks for the object's stored checksum and checks the
+	// body against it: a mismatch is ErrChecksum, no checksum returned
+	// ErrNotImplemented. A multipart object's composite checksum (of its
+	// parts) cannot be checked from the body and is skipped, as the AWS
+	// SDKs skip it. Whole objects only: not with Range.
+	VerifyChecksum bool
 }
 
 // Part identifies one uploaded part of a multipart upload.

@@ -85,6 +85,7 @@ type Store struct {
 	bufs        sync.Pool // *[]byte copy buffers of copyBufSize, for large bodies
 	smallBufs   sync.Pool // *[]byte of smallBufSize: small bodies, drained bodies
 	counts      *connCounts
+	checksums   *checksums
 }
 
 var (
@@ -144,6 +145,7 @@ func New(ctx context.Context, c Config) (*Store, error) {
 		listPage:    c.ListPageSize,
 		payloadHash: []string{unsignedPayload},
 		counts:      counts,
+		checksums:   newChecksums(),
 		bufs:        sync.Pool{New: func() any { b := make([]byte, copyBufSize); return &b }},
 		smallBufs:   sync.Pool{New: func() any { b := make([]byte, smallBufSize); return &b }},
 	}

@@ -39,6 +39,10 @@ func sentinel(status int, code string) error {
 	switch code {
 	case "NoSuchBucket":
 		return storage.ErrBucketNotFound
+	case "BadDigest", "XAmzContentChecksumMismatch", "XAmzContentSHA256Mismatch":
+		return storage.ErrChecksum
+	case "NotImplemented":
+		return storage.ErrNotImplemented
 	case "AccessDenied", "InvalidAccessKeyId", "SignatureDoesNotMatch", "ExpiredToken",
 		"InvalidToken", "TokenRefreshRequired", "AllAccessDisabled", "AccountProblem":
 		return storage.ErrAccessDenied
@@ -49,6 +53,8 @@ func sentinel(status int, code string) error {
 		return storage.ErrNotFound
 	case (status == http.StatusForbidden || status == http.StatusUnauthorized) && code == "":
 		return storage.ErrAccessDenied
+	case status == http.StatusNotImplemented:
+		return storage.ErrNotImplemented
 	}
 	return nil
 }

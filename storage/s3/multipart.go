@@ -48,14 +48,22 @@ func (s *Store) UploadPart(ctx context.Context, key, uploadID string, n int, bod
 	}
 	q := "partNumber=" + strconv.Itoa(n) + "&uploadId=" + url.QueryEscape(uploadID)
 	req := s.newRequest(ctx, http.MethodPut, key, q)
-	setBody(req, body, size)
+	up, err := s.setUpload(req, body, size, o)
+	if err != nil {
+		return storage.Part{}, opError("upload-part", key, err)
+	}
 	resp, err := s.do(req, o.Trace)
 	if err != nil {
 		return storage.Part{}, opError("upload-part", key, err)
 	}
 	p := storage.Part{Number: n, ETag: etag(resp.Header), Size: size}
+	err = up.check(resp.Header)
 	s.release(resp)
+	up.done()
 	received(o.Trace)
+	if err != nil {
+		return p, opError("upload-part", key, err)
+	}
 	return p, nil
 }
 

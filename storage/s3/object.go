@@ -16,14 +16,22 @@ func (s *Store) Put(ctx context.Context, key string, body io.Reader, size int64,
 		return storage.ObjectInfo{}, opError("put", key, errEmptyKey)
 	}
 	req := s.newRequest(ctx, http.MethodPut, key, "")
-	setBody(req, body, size)
+	up, err := s.setUpload(req, body, size, o)
+	if err != nil {
+		return storage.ObjectInfo{}, opError("put", key, err)
+	}
 	resp, err := s.do(req, o.Trace)
 	if err != nil {
 		return storage.ObjectInfo{}, opError("put", key, err)
 	}
 	info := storage.ObjectInfo{Key: key, Size: size, ETag: etag(resp.Header), ModTime: lastModified(resp.Header)}
+	err = up.check(resp.Header)
 	s.release(resp)
+	up.done()
 	received(o.Trace)
+	if err != nil {
+		return info, opError("put", key, err)
+	}
 	return info, nil
 }
 
@@ -40,6 +48,12 @@ func (s *Store) Get(ctx context.Context, key string, o storage.GetOptions, w io.
 		}
 		req.Header["Range"] = []string{v}
 	}
+	if o.VerifyChecksum {
+		if o.Range != nil {
+			return 0, opError("get", key, errRangeChecksum)
+		}
+		req.Header["X-Amz-Checksum-Mode"] = checksumModeEnabled
+	}
 	resp, err := s.do(req, o.Trace)
 	if err != nil {
 		return 0, opError("get", key, err)
@@ -51,7 +65,12 @@ func (s *Store) Get(ctx context.Context, key string, o storage.GetOptions, w io.
 		return 0, opError("get", key, &storage.StatusError{StatusCode: resp.StatusCode, Code: "RangeIgnored",
 			Message: "asked for a range, got the whole object"})
 	}
-	n, err := s.copyBody(w, resp.Body, resp.ContentLength)
+	var n int64
+	if o.VerifyChecksum {
+		n, err = s.copyVerified(w, resp)
+	} else {
+		n, err = s.copyBody(w, resp.Body, resp.ContentLength)
+	}
 	s.release(resp)
 	received(o.Trace)
 	if err == nil && resp.ContentLength >= 0 && n != resp.ContentLength {

@@ -140,7 +140,11 @@ func canonicalRequest(b []byte, req *http.Request) ([]byte, string) {
 	b = append(b, '\n')
 	b = append(b, hs.signed...)
 	b = append(b, '\n')
-	b = append(b, unsignedPayload...)
+	if p := req.Header["X-Amz-Content-Sha256"]; len(p) == 1 {
+		b = append(b, p[0]...)
+	} else {
+		b = append(b, unsignedPayload...)
+	}
 	return b, hs.signed
 }
 
