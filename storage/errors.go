@@ -25,6 +25,13 @@ var (
 	// upload's checksum not confirmed). Counted as an outcome of the
 	// target, not a failure of the client.
 	ErrNotImplemented = errors.New("not implemented by this target")
+	// ErrPreconditionFailed is a conditional request's condition that did
+	// not hold (412; S3's 409 ConditionalRequestConflict too): a create
+	// of a key that exists, a compare-and-swap that lost. An outcome.
+	ErrPreconditionFailed = errors.New("precondition failed")
+	// ErrNotModified is a conditional GET of an object that still has the
+	// ETag the caller holds (304): nothing was transferred. An outcome.
+	ErrNotModified = errors.New("not modified")
 )
 
 // StatusError is a non-success HTTP response from a network store.
@@ -67,6 +74,8 @@ const (
 	ClassChecksum = "checksum"
 	ClassTLS      = "tls_certificate"
 	ClassNotImpl  = "not_implemented"
+	ClassPrecond  = "precondition_failed"
+	ClassNotMod   = "not_modified"
 	ClassCanceled = "canceled"
 	ClassIO       = "io_error"
 	ClassOther    = "other"
@@ -83,6 +92,10 @@ func ErrorClass(err error) string {
 	// than it: named by what they mean.
 	case errors.Is(err, ErrNotImplemented):
 		return ClassNotImpl
+	case errors.Is(err, ErrPreconditionFailed):
+		return ClassPrecond
+	case errors.Is(err, ErrNotModified):
+		return ClassNotMod
 	case errors.Is(err, ErrChecksum):
 		return ClassChecksum
 	case errors.As(err, &se):

@@ -44,6 +44,11 @@ type PutOptions struct {
 	// fails the op with ErrNotImplemented.
 	Checksum        Checksum
 	ChecksumTrailer bool
+	// IfNoneMatch "*" creates the object only if the key is free, and
+	// IfMatch replaces it only if it still has this ETag (compare and
+	// swap); when the condition does not hold the op fails with
+	// ErrPreconditionFailed and nothing is written.
+	IfNoneMatch, IfMatch string
 }
 
 // Range selects Length bytes starting at Offset. Length < 0 means "to the end".
@@ -78,6 +83,11 @@ type GetOptions struct {
 	// parts) cannot be checked from the body and is skipped, as the AWS
 	// SDKs skip it. Whole objects only: not with Range.
 	VerifyChecksum bool
+	// IfNoneMatch (an ETag) reads the object only if it changed: one that
+	// still has it fails with ErrNotModified, nothing transferred.
+	// IfMatch reads it only if it still has this ETag, else
+	// ErrPreconditionFailed.
+	IfNoneMatch, IfMatch string
 }
 
 // Part identifies one uploaded part of a multipart upload.

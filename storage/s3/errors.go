@@ -43,6 +43,8 @@ func sentinel(status int, code string) error {
 		return storage.ErrChecksum
 	case "NotImplemented":
 		return storage.ErrNotImplemented
+	case "PreconditionFailed", "ConditionalRequestConflict":
+		return storage.ErrPreconditionFailed
 	case "AccessDenied", "InvalidAccessKeyId", "SignatureDoesNotMatch", "ExpiredToken",
 		"InvalidToken", "TokenRefreshRequired", "AllAccessDisabled", "AccountProblem":
 		return storage.ErrAccessDenied
@@ -55,6 +57,10 @@ func sentinel(status int, code string) error {
 		return storage.ErrAccessDenied
 	case status == http.StatusNotImplemented:
 		return storage.ErrNotImplemented
+	case status == http.StatusPreconditionFailed:
+		return storage.ErrPreconditionFailed
+	case status == http.StatusNotModified:
+		return storage.ErrNotModified
 	}
 	return nil
 }

@@ -16,6 +16,9 @@ func (s *Store) Put(ctx context.Context, key string, body io.Reader, size int64,
 		return storage.ObjectInfo{}, opError("put", key, errEmptyKey)
 	}
 	req := s.newRequest(ctx, http.MethodPut, key, "")
+	if o.IfNoneMatch != "" || o.IfMatch != "" {
+		setConditions(req.Header, o.IfNoneMatch, o.IfMatch)
+	}
 	up, err := s.setUpload(req, body, size, o)
 	if err != nil {
 		return storage.ObjectInfo{}, opError("put", key, err)
@@ -48,6 +51,9 @@ func (s *Store) Get(ctx context.Context, key string, o storage.GetOptions, w io.
 		}
 		req.Header["Range"] = []string{v}
 	}
+	if o.IfNoneMatch != "" || o.IfMatch != "" {
+		setConditions(req.Header, o.IfNoneMatch, o.IfMatch)
+	}
 	if o.VerifyChecksum {
 		if o.Range != nil {
 			return 0, opError("get", key, errRangeChecksum)
@@ -64,6 +70,10 @@ func (s *Store) Get(ctx context.Context, key string, o storage.GetOptions, w io.
 		s.release(resp)
 		return 0, opError("get", key, &storage.StatusError{StatusCode: resp.StatusCode, Code: "RangeIgnored",
 			Message: "asked for a range, got the whole object"})
+	}
+	if err := ignoredCondition(resp.Header, o.IfNoneMatch, o.IfMatch); err != nil {
+		s.release(resp)
+		return 0, opError("get", key, err)
 	}
 	var n int64
 	if o.VerifyChecksum {
