@@ -29,6 +29,11 @@ type ObjectInfo struct {
 	Size    int64
 	ETag    string
 	ModTime time.Time
+	// VersionID is the version a write made or a read found, in a
+	// versioned bucket ("" elsewhere).
+	VersionID string
+	// DeleteMarker says a delete made (or found) a delete marker.
+	DeleteMarker bool
 }
 
 // PutOptions tunes one Put. The zero value is a plain upload.
@@ -88,6 +93,8 @@ type GetOptions struct {
 	// IfMatch reads it only if it still has this ETag, else
 	// ErrPreconditionFailed.
 	IfNoneMatch, IfMatch string
+	// VersionID reads this version of the object (a versioned bucket).
+	VersionID string
 }
 
 // Part identifies one uploaded part of a multipart upload.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/objbench/objbench/storage"
@@ -27,7 +28,7 @@ func (s *Store) Put(ctx context.Context, key string, body io.Reader, size int64,
 	if err != nil {
 		return storage.ObjectInfo{}, opError("put", key, err)
 	}
-	info := storage.ObjectInfo{Key: key, Size: size, ETag: etag(resp.Header), ModTime: lastModified(resp.Header)}
+	info := objectInfo(key, size, resp.Header)
 	err = up.check(resp.Header)
 	s.release(resp)
 	up.done()
@@ -43,7 +44,7 @@ func (s *Store) Get(ctx context.Context, key string, o storage.GetOptions, w io.
 	if key == "" {
 		return 0, opError("get", key, errEmptyKey)
 	}
-	req := s.newRequest(ctx, http.MethodGet, key, "")
+	req := s.newRequest(ctx, http.MethodGet, key, versionQuery(o.VersionID))
 	if o.Range != nil {
 		v, err := rangeHeader(o.Range)
 		if err != nil {
@@ -94,33 +95,80 @@ func (s *Store) Get(ctx context.Context, key string, o storage.GetOptions, w io.
 
 // Stat is a HEAD request.
 func (s *Store) Stat(ctx context.Context, key string) (storage.ObjectInfo, error) {
+	return s.StatWith(ctx, key, storage.StatOptions{})
+}
+
+// StatWith is a HEAD request for a version, under conditions.
+func (s *Store) StatWith(ctx context.Context, key string, o storage.StatOptions) (storage.ObjectInfo, error) {
 	if key == "" {
 		return storage.ObjectInfo{}, opError("stat", key, errEmptyKey)
 	}
-	resp, err := s.do(s.newRequest(ctx, http.MethodHead, key, ""), nil)
+	req := s.newRequest(ctx, http.MethodHead, key, versionQuery(o.VersionID))
+	if o.IfNoneMatch != "" || o.IfMatch != "" {
+		setConditions(req.Header, o.IfNoneMatch, o.IfMatch)
+	}
+	resp, err := s.do(req, o.Trace)
 	if err != nil {
 		return storage.ObjectInfo{}, opError("stat", key, err)
 	}
-	info := storage.ObjectInfo{Key: key, Size: resp.ContentLength, ETag: etag(resp.Header), ModTime: lastModified(resp.Header)}
+	info := objectInfo(key, resp.ContentLength, resp.Header)
+	err = ignoredCondition(resp.Header, o.IfNoneMatch, o.IfMatch)
 	s.release(resp)
+	received(o.Trace)
+	if err != nil {
+		return storage.ObjectInfo{}, opError("stat", key, err)
+	}
 	return info, nil
 }
 
 // Delete removes key; a missing key is not an error, a missing bucket is.
 func (s *Store) Delete(ctx context.Context, key string) error {
+	_, err := s.DeleteWith(ctx, key, storage.DeleteOptions{})
+	return err
+}
+
+// DeleteWith removes key, or one version of it; in a versioned bucket a
+// delete without a version makes a delete marker, whose version it returns.
+func (s *Store) DeleteWith(ctx context.Context, key string, o storage.DeleteOptions) (storage.ObjectInfo, error) {
 	if key == "" {
-		return opError("delete", key, errEmptyKey)
+		return storage.ObjectInfo{}, opError("delete", key, errEmptyKey)
 	}
-	resp, err := s.do(s.newRequest(ctx, http.MethodDelete, key, ""), nil)
+	resp, err := s.do(s.newRequest(ctx, http.MethodDelete, key, versionQuery(o.VersionID)), o.Trace)
 	if err != nil {
 		var se *storage.StatusError
 		if errors.As(err, &se) && se.StatusCode == http.StatusNotFound && se.Code != "NoSuchBucket" {
-			return nil
+			return storage.ObjectInfo{Key: key}, nil
 		}
-		return opError("delete", key, err)
+		return storage.ObjectInfo{}, opError("delete", key, err)
 	}
+	info := storage.ObjectInfo{Key: key, VersionID: headerValue(resp.Header, "X-Amz-Version-Id"),
+		DeleteMarker: headerValue(resp.Header, "X-Amz-Delete-Marker") == "true"}
 	s.release(resp)
-	return nil
+	received(o.Trace)
+	return info, nil
+}
+
+// versionQuery is the query naming a version ("" for none).
+func versionQuery(v string) string {
+	if v == "" {
+		return ""
+	}
+	return "versionId=" + url.QueryEscape(v)
+}
+
+// objectInfo is what a response's headers say of key.
+func objectInfo(key string, size int64, h http.Header) storage.ObjectInfo {
+	return storage.ObjectInfo{Key: key, Size: size, ETag: etag(h), ModTime: lastModified(h),
+		VersionID: headerValue(h, "X-Amz-Version-Id"), DeleteMarker: headerValue(h, "X-Amz-Delete-Marker") == "true"}
+}
+
+// headerValue is h's first value for an already canonical name, without
+// Get's canonicalisation.
+func headerValue(h http.Header, canonical string) string {
+	if v := h[canonical]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }
 
 // etag is the ETag header without its quotes, the form every store reports.
