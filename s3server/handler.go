@@ -36,6 +36,10 @@ func (h *frontDoor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			r.Body = &payloadCheck{rc: r.Body, want: p, h: sha256.New()} // a signed payload: its hash is checked too
 		}
 	}
+	if name := unsupported(r); name != "" {
+		writeError(w, http.StatusNotImplemented, "NotImplemented", "the embedded server does not implement "+name)
+		return
+	}
 	if isAWSChunked(r) {
 		if err := unwrapAWSChunked(r, sig); err != nil {
 			writeError(w, http.StatusBadRequest, "InvalidRequest", err.Error())

@@ -54,6 +54,17 @@ type PutOptions struct {
 	// swap); when the condition does not hold the op fails with
 	// ErrPreconditionFailed and nothing is written.
 	IfNoneMatch, IfMatch string
+	// Encryption asks for server-side encryption (nil: the target's
+	// default). The target must confirm it, else ErrNotImplemented.
+	Encryption *Encryption
+	// Tagging is the object's tags as x-amz-tagging takes them,
+	// URL-query encoded ("team=a&env=b": url.Values.Encode()).
+	Tagging string
+	// Metadata is user metadata, sent as x-amz-meta-<name> headers.
+	Metadata map[string]string
+	// StorageClass is the class to store the object in ("": the
+	// target's standard one).
+	StorageClass string
 }
 
 // Range selects Length bytes starting at Offset. Length < 0 means "to the end".
@@ -95,6 +106,8 @@ type GetOptions struct {
 	IfNoneMatch, IfMatch string
 	// VersionID reads this version of the object (a versioned bucket).
 	VersionID string
+	// Encryption holds the SSE-C key of an object stored with one.
+	Encryption *Encryption
 }
 
 // Part identifies one uploaded part of a multipart upload.
@@ -102,6 +115,10 @@ type Part struct {
 	Number int
 	ETag   string
 	Size   int64
+	// Checksum is the part's checksum (base64) when it was uploaded with
+	// one, of algorithm ChecksumAlgorithm; completing the upload names it.
+	Checksum          string
+	ChecksumAlgorithm Checksum
 }
 
 // Multiparter is implemented by stores that upload large objects in parts.

@@ -13,6 +13,11 @@ type StatOptions struct {
 	VersionID string // this version ("": the latest)
 	// IfNoneMatch and IfMatch are conditions as in GetOptions.
 	IfNoneMatch, IfMatch string
+	// Encryption holds the SSE-C key of an object stored with one.
+	Encryption *Encryption
+	// Details, when set, receives what the target says of the object
+	// beyond ObjectInfo (encryption, class, metadata, tag count).
+	Details *ObjectDetails
 }
 
 // DeleteOptions tunes one DeleteWith. The zero value is a plain Delete.

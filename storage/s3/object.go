@@ -20,6 +20,11 @@ func (s *Store) Put(ctx context.Context, key string, body io.Reader, size int64,
 	if o.IfNoneMatch != "" || o.IfMatch != "" {
 		setConditions(req.Header, o.IfNoneMatch, o.IfMatch)
 	}
+	if hasObjectHeaders(&o) {
+		if err := setObjectHeaders(req.Header, &o); err != nil {
+			return storage.ObjectInfo{}, opError("put", key, err)
+		}
+	}
 	up, err := s.setUpload(req, body, size, o)
 	if err != nil {
 		return storage.ObjectInfo{}, opError("put", key, err)
@@ -30,6 +35,9 @@ func (s *Store) Put(ctx context.Context, key string, body io.Reader, size int64,
 	}
 	info := objectInfo(key, size, resp.Header)
 	err = up.check(resp.Header)
+	if err == nil {
+		err = confirmEncryption(resp.Header, o.Encryption)
+	}
 	s.release(resp)
 	up.done()
 	received(o.Trace)
@@ -54,6 +62,9 @@ func (s *Store) Get(ctx context.Context, key string, o storage.GetOptions, w io.
 	}
 	if o.IfNoneMatch != "" || o.IfMatch != "" {
 		setConditions(req.Header, o.IfNoneMatch, o.IfMatch)
+	}
+	if err := setEncryption(req.Header, o.Encryption, false); err != nil {
+		return 0, opError("get", key, err)
 	}
 	if o.VerifyChecksum {
 		if o.Range != nil {
@@ -107,11 +118,17 @@ func (s *Store) StatWith(ctx context.Context, key string, o storage.StatOptions)
 	if o.IfNoneMatch != "" || o.IfMatch != "" {
 		setConditions(req.Header, o.IfNoneMatch, o.IfMatch)
 	}
+	if err := setEncryption(req.Header, o.Encryption, false); err != nil {
+		return storage.ObjectInfo{}, opError("stat", key, err)
+	}
 	resp, err := s.do(req, o.Trace)
 	if err != nil {
 		return storage.ObjectInfo{}, opError("stat", key, err)
 	}
 	info := objectInfo(key, resp.ContentLength, resp.Header)
+	if o.Details != nil {
+		*o.Details = details(resp.Header)
+	}
 	err = ignoredCondition(resp.Header, o.IfNoneMatch, o.IfMatch)
 	s.release(resp)
 	received(o.Trace)
