@@ -70,6 +70,17 @@ func TestEncryption(t *testing.T) {
 				t.Error("a 16-byte SSE-C key was sent")
 			}
 			checkSSECMultipart(t, s, ssec)
+			// A server-side copy of the SSE-C object: the source's key to
+			// read it, another key for the copy.
+			key2 := make([]byte, 32)
+			rand.Read(key2)
+			ssec2 := &storage.Encryption{Mode: storage.SSEC, CustomerKey: key2}
+			if _, err := s.CopyObject(ctx, "obj", "copy", storage.CopyOptions{SourceEncryption: ssec, Dest: storage.PutOptions{Encryption: ssec2}}); err != nil {
+				t.Fatalf("copy of an SSE-C object: %v", err)
+			}
+			if got, err := getAll(s, "copy", storage.GetOptions{Encryption: ssec2}); err != nil || !bytes.Equal(got, data) {
+				t.Fatalf("GET of the copy with its own key: %d bytes, %v", len(got), err)
+			}
 		})
 	}
 }
