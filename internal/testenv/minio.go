@@ -40,6 +40,9 @@ type MinIOOptions struct {
 	// KMS gives MinIO a static KMS key (MINIO_KMS_SECRET_KEY), which
 	// server-side encryption (SSE-S3, SSE-KMS) needs.
 	KMS bool
+	// Domain serves virtual-host requests (bucket.DOMAIN) besides path
+	// ones (MINIO_DOMAIN); the test dials 127.0.0.1 for the name itself.
+	Domain string
 }
 
 // MinIOBinary finds the server: $OBJBENCH_MINIO, then GOPATH/bin, then PATH.
@@ -88,6 +91,9 @@ func StartMinIOWith(tb testing.TB, o MinIOOptions) *MinIO {
 		_, _ = rand.Read(key)
 		m.KMSKeyID = "objbench-test-key"
 		env = append(env, "MINIO_KMS_SECRET_KEY="+m.KMSKeyID+":"+base64.StdEncoding.EncodeToString(key))
+	}
+	if o.Domain != "" {
+		env = append(env, "MINIO_DOMAIN="+o.Domain)
 	}
 	var lastErr error
 	for range 3 { // a free port can be taken between probing and binding

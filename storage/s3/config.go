@@ -31,8 +31,14 @@ type Config struct {
 	AccessKey, SecretKey, SessionToken string
 	// PathStyle addresses objects as http://host/bucket/key instead of
 	// http://bucket.host/key. IP-literal and localhost endpoints, and bucket
-	// names that cannot be host names, always use path style.
+	// names that cannot be host names, always use path style unless
+	// VirtualHost is set.
 	PathStyle bool
+	// VirtualHost insists on http://bucket.host/key: an endpoint or bucket
+	// that cannot be addressed so (an IP address; a name that is not a
+	// DNS label, or dotted over https) is an error, not path style.
+	// localhost is allowed (bucket.localhost resolves to loopback).
+	VirtualHost bool
 	// Insecure skips TLS certificate verification.
 	Insecure bool
 	// CABundle is a PEM file of root certificates for an https endpoint and
@@ -86,6 +92,7 @@ type Store struct {
 	smallBufs   sync.Pool // *[]byte of smallBufSize: small bodies, drained bodies
 	counts      *connCounts
 	checksums   *checksums
+	opts        Options
 }
 
 var (
@@ -130,6 +137,11 @@ func New(ctx context.Context, c Config) (*Store, error) {
 	if ep == nil {
 		ep = awsEndpoint(region)
 	}
+	if c.VirtualHost {
+		if err := virtualHostable(ep, c); err != nil {
+			return nil, err
+		}
+	}
 	counts := &connCounts{}
 	tr, client, err := chooseTransport(c, ca, ep, counts)
 	if err != nil {
@@ -149,7 +161,8 @@ func New(ctx context.Context, c Config) (*Store, error) {
 		bufs:        sync.Pool{New: func() any { b := make([]byte, copyBufSize); return &b }},
 		smallBufs:   sync.Pool{New: func() any { b := make([]byte, smallBufSize); return &b }},
 	}
-	s.setAddressing(ep, c.PathStyle)
+	s.setAddressing(ep, c.PathStyle, c.VirtualHost)
+	s.opts = describe(c, s, ep)
 	return s, nil
 }
 
@@ -185,10 +198,24 @@ func awsEndpoint(region string) *url.URL {
 	return &url.URL{Scheme: "https", Host: "s3." + region + domain}
 }
 
+// virtualHostable says why c's bucket cannot be addressed as a host name
+// of ep, if it cannot.
+func virtualHostable(ep *url.URL, c Config) error {
+	switch {
+	case c.PathStyle:
+		return errors.New("s3: PathStyle and VirtualHost exclude each other")
+	case net.ParseIP(ep.Hostname()) != nil:
+		return fmt.Errorf("s3: virtual-host addressing needs an endpoint with a host name, not the IP address %s", ep.Hostname())
+	case !hostSafeBucket(c.Bucket, ep.Scheme == "https"):
+		return fmt.Errorf("s3: bucket %q cannot be a host name label (lower-case letters, digits and '-', no dots over https): virtual-host addressing is impossible", c.Bucket)
+	}
+	return nil
+}
+
 // setAddressing fixes the host and path prefix of every request.
-func (s *Store) setAddressing(ep *url.URL, pathStyle bool) {
+func (s *Store) setAddressing(ep *url.URL, pathStyle, force bool) {
 	host := stripDefaultPort(ep.Scheme, ep.Host)
-	virtual := !pathStyle && !isLocalHost(ep.Hostname()) && hostSafeBucket(s.bucket, ep.Scheme == "https")
+	virtual := force || (!pathStyle && !isLocalHost(ep.Hostname()) && hostSafeBucket(s.bucket, ep.Scheme == "https"))
 	s.base = url.URL{Scheme: ep.Scheme, Host: host}
 	if virtual {
 		s.base.Host = s.bucket + "." + host

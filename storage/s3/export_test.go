@@ -1,9 +1,11 @@
 package s3
 
 import (
+	"context"
 	"errors"
 	"net"
 	"syscall"
+	"time"
 )
 
 // RedirectDials makes s dial addr whatever host a request names, so tests
@@ -31,4 +33,9 @@ func SetSendBuffer(s *Store, n int) {
 		err := c.Control(func(fd uintptr) { serr = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_SNDBUF, n) })
 		return errors.Join(err, serr)
 	}
+}
+
+// PresignAt presigns as if now were at.
+func PresignAt(s *Store, key string, expiry time.Duration, at time.Time) (string, error) {
+	return s.presignAt(context.Background(), key, expiry, at)
 }

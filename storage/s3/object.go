@@ -76,18 +76,25 @@ func (s *Store) Get(ctx context.Context, key string, o storage.GetOptions, w io.
 	if err != nil {
 		return 0, opError("get", key, err)
 	}
+	return s.readBody(resp, key, "get", o, w)
+}
+
+// readBody copies a GET's 2xx answer to w, checked against what o asked,
+// and releases it.
+func (s *Store) readBody(resp *http.Response, key, op string, o storage.GetOptions, w io.Writer) (int64, error) {
 	if o.Range != nil && resp.StatusCode != http.StatusPartialContent {
 		// A server or gateway that ignores Range sends the whole object;
 		// counting that as a ranged read would misreport what was measured.
 		s.release(resp)
-		return 0, opError("get", key, &storage.StatusError{StatusCode: resp.StatusCode, Code: "RangeIgnored",
+		return 0, opError(op, key, &storage.StatusError{StatusCode: resp.StatusCode, Code: "RangeIgnored",
 			Message: "asked for a range, got the whole object"})
 	}
 	if err := ignoredCondition(resp.Header, o.IfNoneMatch, o.IfMatch); err != nil {
 		s.release(resp)
-		return 0, opError("get", key, err)
+		return 0, opError(op, key, err)
 	}
 	var n int64
+	var err error
 	if o.VerifyChecksum {
 		n, err = s.copyVerified(w, resp)
 	} else {
@@ -99,7 +106,7 @@ func (s *Store) Get(ctx context.Context, key string, o storage.GetOptions, w io.
 		err = io.ErrUnexpectedEOF
 	}
 	if err != nil {
-		return n, opError("get", key, err)
+		return n, opError(op, key, err)
 	}
 	return n, nil
 }

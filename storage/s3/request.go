@@ -102,9 +102,6 @@ func setBody(req *http.Request, body io.Reader, size int64) {
 // send signs and sends req. tr, if set, gets the request's phases up to
 // the response's first byte (and its time); received adds the last.
 func (s *Store) send(req *http.Request, tr *storage.Trace) (*http.Response, error) {
-	if tr != nil {
-		tr.Phases = storage.Phases{}
-	}
 	ctx := req.Context()
 	creds, err := s.creds.Retrieve(ctx)
 	if err != nil {
@@ -114,6 +111,14 @@ func (s *Store) send(req *http.Request, tr *storage.Trace) (*http.Response, erro
 		req.Header["X-Amz-Content-Sha256"] = s.payloadHash
 	}
 	s.signer.sign(req, creds, time.Now())
+	return s.roundTrip(req, tr)
+}
+
+// roundTrip sends a request as it is (signed, or presigned).
+func (s *Store) roundTrip(req *http.Request, tr *storage.Trace) (*http.Response, error) {
+	if tr != nil {
+		tr.Phases = storage.Phases{}
+	}
 	s.counts.requests.Add(1)
 	// The transport directly, not an http.Client: a client's redirect and
 	// header-copying machinery costs ~6 allocations per op, and a redirect
