@@ -128,7 +128,7 @@ func TestVirtualHostMinIO(t *testing.T) {
 		})
 	}
 	for _, c := range []s3.Config{
-		{Endpoint: m.Endpoint, Bucket: "vhost"},                 // an IP address
+		{Endpoint: m.Endpoint, Bucket: "vhost"},                  // an IP address
 		{Endpoint: "https://" + domain, Bucket: "dotted.bucket"}, // a dotted bucket over https
 		{Endpoint: "http://" + domain, Bucket: "vhost", PathStyle: true},
 	} {
