@@ -123,8 +123,10 @@ func canonicalRequest(b []byte, req *http.Request) ([]byte, string) {
 	if host == "" {
 		host = req.URL.Host
 	}
-	var scratch [16]string
-	hs := signedHeaders(req.Header, &scratch)
+	hs, ok := commonHeaders(req.Header)
+	if !ok {
+		hs.keys, hs.signed = sortedHeaders(req.Header)
+	}
 	for _, k := range hs.keys {
 		b = appendLower(b, k)
 		b = append(b, ':')
@@ -171,11 +173,8 @@ func signableName(k string) bool {
 		strings.EqualFold(k, "content-md5") || strings.EqualFold(k, "content-type")
 }
 
-// signedHeaders lists the headers to sign in canonical order. Other
-// shapes than the common two (checksums, encryption, metadata...) are
-// sorted in scratch, lower-cased as they are written: one allocation,
-// the SignedHeaders value.
-func signedHeaders(h http.Header, scratch *[16]string) headerSet {
+// commonHeaders recognises the two shapes nearly every request has.
+func commonHeaders(h http.Header) (headerSet, bool) {
 	n := 0
 	for k := range h {
 		if signableName(k) {
@@ -185,12 +184,21 @@ func signedHeaders(h http.Header, scratch *[16]string) headerSet {
 	if len(h["X-Amz-Content-Sha256"]) > 0 && len(h["X-Amz-Date"]) > 0 {
 		switch {
 		case n == 2:
-			return plainHeaders
+			return plainHeaders, true
 		case n == 3 && len(h["Range"]) > 0:
-			return rangeHeaders
+			return rangeHeaders, true
 		}
 	}
-	keys := append(scratch[:0], "Host")
+	return headerSet{}, false
+}
+
+// sortedHeaders lists the headers to sign in SigV4 order for other
+// shapes (checksums, encryption, metadata...), and the SignedHeaders
+// value: names are sorted as their lower-case forms and lower-cased as
+// written, so the value is the one allocation besides the list.
+func sortedHeaders(h http.Header) ([]string, string) {
+	keys := make([]string, 1, len(h)+1)
+	keys[0] = "Host"
 	for k := range h {
 		if signableName(k) {
 			keys = append(keys, k)
@@ -209,7 +217,7 @@ func signedHeaders(h http.Header, scratch *[16]string) headerSet {
 		}
 		signed = appendLower(signed, k)
 	}
-	return headerSet{keys: keys, signed: string(signed)}
+	return keys, string(signed)
 }
 
 // appendLower appends s in ASCII lower case.
