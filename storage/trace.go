@@ -8,8 +8,10 @@ type Trace struct {
 	// FirstByte is when the first response byte arrived (GET), or when the
 	// response to a fully sent body arrived (PUT). Zero if unknown.
 	FirstByte time.Time
-	// Phases is where a network store's op spent its time. A store that
-	// fills it resets it at the start of every op; others leave it zero.
+	// Phases is where a network store's op spent its time, for its last
+	// request. A store that fills it resets it when it sends a request;
+	// an op that fails before sending any leaves it as it was, so a
+	// caller reusing a Trace resets it (*tr = Trace{}) before each op.
 	Phases Phases
 }
 
