@@ -17,6 +17,14 @@
 // access key and secret (generated when not given) for clients that insist on
 // having some. Only path-style addressing is served.
 //
+// What it does not implement it refuses with 501 NotImplemented rather
+// than drop: server-side encryption, object tags, storage classes other
+// than STANDARD (and versioning, through gofakes3).
+//
+// With Config.TLS it serves https with a certificate for the loopback
+// names signed by a CA of its own, whose PEM file (Server.CAFile) clients
+// trust.
+//
 // This package must not print, exit, or read flags or the environment: logs
 // go to the *slog.Logger in Config, and only when one is given.
 package s3server

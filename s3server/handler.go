@@ -41,6 +41,10 @@ func (h *frontDoor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if h.rewrite != nil {
 		h.rewrite(r)
 	}
+	if name := unsupported(r); name != "" {
+		writeError(w, http.StatusNotImplemented, "NotImplemented", "the embedded server does not implement "+name)
+		return
+	}
 	if isAWSChunked(r) {
 		if err := unwrapAWSChunked(r, sig); err != nil {
 			writeError(w, http.StatusBadRequest, "InvalidRequest", err.Error())

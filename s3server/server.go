@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"crypto/rand"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -36,6 +37,15 @@ type Config struct {
 	NoAuth bool
 	// Buckets are created at start; ones that already exist are kept.
 	Buckets []string
+	// TLS serves https with a certificate for 127.0.0.1, ::1 and localhost
+	// signed by a CA of its own (ECDSA P-256), generated unless CertDir
+	// holds one: clients trust the CA file (Server.CAFile).
+	TLS bool
+	// CertDir keeps the TLS files: ca.pem (for clients), cert.pem and
+	// key.pem. Ones already there are served again, so clients keep
+	// trusting the same CA; missing ones are generated. "" is a temporary
+	// directory removed when the server closes.
+	CertDir string
 	// Quiet turns the per-request log off even when Log is set.
 	Quiet bool
 	// Log receives one record per request (unless Quiet) and the server's
@@ -55,6 +65,8 @@ type Server struct {
 	endpoint string
 	access   string
 	secret   string
+	caFile   string
+	cleanup  func() // removes a temporary CertDir
 }
 
 // Start loads DataDir (if any), creates the configured buckets and starts
@@ -70,11 +82,22 @@ func Start(ctx context.Context, c Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	s := &Server{srv: newHTTPServer(be, c), access: c.AccessKey, secret: c.SecretKey, cleanup: func() {}}
+	var conf *tls.Config
+	if c.TLS {
+		if conf, s.caFile, s.cleanup, err = serverTLS(c.CertDir); err != nil {
+			return nil, err
+		}
+	}
 	ln, err := new(net.ListenConfig).Listen(ctx, "tcp", cmp.Or(c.Listen, "127.0.0.1:0"))
 	if err != nil {
+		s.cleanup()
 		return nil, fmt.Errorf("s3server: %w", err)
 	}
-	s := &Server{srv: newHTTPServer(be, c), endpoint: endpoint(ln.Addr()), access: c.AccessKey, secret: c.SecretKey}
+	s.endpoint = endpoint(ln.Addr(), c.TLS)
+	if conf != nil {
+		ln = tls.NewListener(ln, conf)
+	}
 	s.serving.Go(func() error {
 		if err := s.srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 			return fmt.Errorf("s3server: %w", err)
@@ -147,19 +170,27 @@ func newHTTPServer(be *backend, c Config) *http.Server {
 
 // endpoint is the URL clients use: an unspecified listen address (":9000",
 // "0.0.0.0:9000") is reached through loopback.
-func endpoint(a net.Addr) string {
+func endpoint(a net.Addr, https bool) string {
+	scheme := "http://"
+	if https {
+		scheme = "https://"
+	}
 	host, port, err := net.SplitHostPort(a.String())
 	if err != nil {
-		return "http://" + a.String()
+		return scheme + a.String()
 	}
 	if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() {
 		host = "127.0.0.1"
 	}
-	return "http://" + net.JoinHostPort(host, port)
+	return scheme + net.JoinHostPort(host, port)
 }
 
 // Endpoint returns the server's URL, e.g. "http://127.0.0.1:34567".
 func (s *Server) Endpoint() string { return s.endpoint }
+
+// CAFile is the PEM file of the CA that signed the server's certificate,
+// for clients to trust (AWS_CA_BUNDLE); "" without TLS.
+func (s *Server) CAFile() string { return s.caFile }
 
 // AccessKey returns the access key to give clients.
 func (s *Server) AccessKey() string { return s.access }
@@ -175,7 +206,9 @@ func (s *Server) Close(ctx context.Context) error {
 	if serr := s.srv.Shutdown(ctx); serr != nil {
 		err = errors.Join(fmt.Errorf("s3server: graceful shutdown: %w", serr), s.srv.Close())
 	}
-	return errors.Join(err, s.serving.Wait())
+	err = errors.Join(err, s.serving.Wait())
+	s.cleanup()
+	return err
 }
 
 func authKeys(c Config) *keys {

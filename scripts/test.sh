@@ -26,3 +26,5 @@ go test -count=1 -timeout 5m ./faultserver
 # with a warm build cache; scripts/fuzz.sh 2s if many more are added).
 # scripts/fuzz.sh alone runs each for 60 s.
 ./scripts/fuzz.sh 5s
+# So do the request phase checks (to a millisecond).
+go test -count=1 -timeout 5m -run 'TestPhases' ./storage/s3

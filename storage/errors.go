@@ -17,6 +17,21 @@ var (
 	ErrBucketNotFound = errors.New("bucket not found")
 	ErrAccessDenied   = errors.New("access denied (check credentials)")
 	ErrChecksum       = errors.New("checksum mismatch")
+	// ErrCertificate is a TLS server certificate the client does not
+	// trust (unknown CA, wrong host name, expired).
+	ErrCertificate = errors.New("server certificate not trusted")
+	// ErrNotImplemented is a feature the target does not implement: it
+	// said so (501 NotImplemented), or ignored what it was asked (an
+	// upload's checksum not confirmed). Counted as an outcome of the
+	// target, not a failure of the client.
+	ErrNotImplemented = errors.New("not implemented by this target")
+	// ErrPreconditionFailed is a conditional request's condition that did
+	// not hold (412; S3's 409 ConditionalRequestConflict too): a create
+	// of a key that exists, a compare-and-swap that lost. An outcome.
+	ErrPreconditionFailed = errors.New("precondition failed")
+	// ErrNotModified is a conditional GET of an object that still has the
+	// ETag the caller holds (304): nothing was transferred. An outcome.
+	ErrNotModified = errors.New("not modified")
 )
 
 // StatusError is a non-success HTTP response from a network store.
@@ -57,6 +72,10 @@ const (
 	ClassNotFound = "not_found"
 	ClassDenied   = "access_denied"
 	ClassChecksum = "checksum"
+	ClassTLS      = "tls_certificate"
+	ClassNotImpl  = "not_implemented"
+	ClassPrecond  = "precondition_failed"
+	ClassNotMod   = "not_modified"
 	ClassCanceled = "canceled"
 	ClassIO       = "io_error"
 	ClassOther    = "other"
@@ -69,14 +88,24 @@ func ErrorClass(err error) string {
 	switch {
 	case err == nil:
 		return ""
-	case errors.As(err, &se):
-		return "http_" + strconv.Itoa(se.StatusCode)
+	// Outcomes a target answers with an HTTP status but that mean more
+	// than it: named by what they mean.
+	case errors.Is(err, ErrNotImplemented):
+		return ClassNotImpl
+	case errors.Is(err, ErrPreconditionFailed):
+		return ClassPrecond
+	case errors.Is(err, ErrNotModified):
+		return ClassNotMod
 	case errors.Is(err, ErrChecksum):
 		return ClassChecksum
+	case errors.As(err, &se):
+		return "http_" + strconv.Itoa(se.StatusCode)
 	case errors.Is(err, ErrNotFound), errors.Is(err, ErrBucketNotFound):
 		return ClassNotFound
 	case errors.Is(err, ErrAccessDenied):
 		return ClassDenied
+	case errors.Is(err, ErrCertificate):
+		return ClassTLS
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, os.ErrDeadlineExceeded):
 		return ClassTimeout
 	case errors.Is(err, context.Canceled):

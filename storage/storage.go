@@ -29,21 +29,42 @@ type ObjectInfo struct {
 	Size    int64
 	ETag    string
 	ModTime time.Time
+	// VersionID is the version a write made or a read found, in a
+	// versioned bucket ("" elsewhere).
+	VersionID string
+	// DeleteMarker says a delete made (or found) a delete marker.
+	DeleteMarker bool
 }
 
-// Trace receives timing facts about one operation. The caller owns it and
-// reuses it across operations (no allocation per op); a store fills it in.
-type Trace struct {
-	// FirstByte is when the first response byte arrived (GET), or when the
-	// response to a fully sent body arrived (PUT). Zero if unknown.
-	FirstByte time.Time
-}
-
-// PutOptions tunes one Put.
+// PutOptions tunes one Put. The zero value is a plain upload.
 type PutOptions struct {
 	Trace *Trace // optional
 	// Fsync asks file stores to flush the file to stable storage before returning.
 	Fsync bool
+	// Checksum has the payload's checksum sent for the target to verify.
+	// Computed before sending (sent in a header) it needs a seekable body
+	// (io.Seeker): the payload is read twice; with ChecksumTrailer it is
+	// computed while sending and sent after the body (aws-chunked, as the
+	// AWS SDKs send it by default). A target that does not confirm it
+	// fails the op with ErrNotImplemented.
+	Checksum        Checksum
+	ChecksumTrailer bool
+	// IfNoneMatch "*" creates the object only if the key is free, and
+	// IfMatch replaces it only if it still has this ETag (compare and
+	// swap); when the condition does not hold the op fails with
+	// ErrPreconditionFailed and nothing is written.
+	IfNoneMatch, IfMatch string
+	// Encryption asks for server-side encryption (nil: the target's
+	// default). The target must confirm it, else ErrNotImplemented.
+	Encryption *Encryption
+	// Tagging is the object's tags as x-amz-tagging takes them,
+	// URL-query encoded ("team=a&env=b": url.Values.Encode()).
+	Tagging string
+	// Metadata is user metadata, sent as x-amz-meta-<name> headers.
+	Metadata map[string]string
+	// StorageClass is the class to store the object in ("": the
+	// target's standard one).
+	StorageClass string
 }
 
 // Range selects Length bytes starting at Offset. Length < 0 means "to the end".
@@ -68,10 +89,25 @@ func (r *Range) Resolve(size int64) (off, n int64, err error) {
 	return r.Offset, n, nil
 }
 
-// GetOptions tunes one Get.
+// GetOptions tunes one Get. The zero value is a plain read.
 type GetOptions struct {
 	Range *Range // nil reads the whole object
 	Trace *Trace // optional
+	// VerifyChecksum asks for the object's stored checksum and checks the
+	// body against it: a mismatch is ErrChecksum, no checksum returned
+	// ErrNotImplemented. A multipart object's composite checksum (of its
+	// parts) cannot be checked from the body and is skipped, as the AWS
+	// SDKs skip it. Whole objects only: not with Range.
+	VerifyChecksum bool
+	// IfNoneMatch (an ETag) reads the object only if it changed: one that
+	// still has it fails with ErrNotModified, nothing transferred.
+	// IfMatch reads it only if it still has this ETag, else
+	// ErrPreconditionFailed.
+	IfNoneMatch, IfMatch string
+	// VersionID reads this version of the object (a versioned bucket).
+	VersionID string
+	// Encryption holds the SSE-C key of an object stored with one.
+	Encryption *Encryption
 }
 
 // Part identifies one uploaded part of a multipart upload.
@@ -79,6 +115,10 @@ type Part struct {
 	Number int
 	ETag   string
 	Size   int64
+	// Checksum is the part's checksum (base64) when it was uploaded with
+	// one, of algorithm ChecksumAlgorithm; completing the upload names it.
+	Checksum          string
+	ChecksumAlgorithm Checksum
 }
 
 // Multiparter is implemented by stores that upload large objects in parts.
@@ -107,13 +147,6 @@ type BucketManager interface {
 // to stable storage at once (a file system's syncfs): fsync "at end".
 type Syncer interface {
 	Sync(ctx context.Context) error
-}
-
-// ConnCounter is implemented by network stores that count transport connections.
-type ConnCounter interface {
-	// ConnStats returns how many connections were dialed and how many
-	// requests were sent in total since the store was created.
-	ConnStats() (dialed, requests uint64)
 }
 
 // Clock is a store that can say what time it is where it runs (an HTTP

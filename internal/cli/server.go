@@ -26,9 +26,16 @@ It keeps objects in memory (default) or in --data DIR, and prints its
 endpoint and credentials. Requests must be signed with them (AWS Signature
 Version 4: header-signed, presigned URLs, signed aws-chunked uploads) or
 are refused with 403, as S3 refuses them; --no-auth accepts anything, and
-then only on a loopback address.`,
+then only on a loopback address.
+
+--tls serves https with a certificate for 127.0.0.1, ::1 and localhost,
+signed by a CA of its own that the server generates (ECDSA P-256) and
+writes to --cert-dir (ca.pem, cert.pem, key.pem; kept and served again
+next time) or to a temporary directory removed on exit. Clients trust
+ca.pem: AWS_CA_BUNDLE for the aws CLI and SDKs, --ca-bundle for objbench.`,
 		Example: `  objbench server --listen 127.0.0.1:9000 --bucket bench
-  AWS_ACCESS_KEY_ID=... AWS_SECRET_ACCESS_KEY=... aws --endpoint-url http://127.0.0.1:9000 s3 ls s3://bench`,
+  AWS_ACCESS_KEY_ID=... AWS_SECRET_ACCESS_KEY=... aws --endpoint-url http://127.0.0.1:9000 s3 ls s3://bench
+  objbench server --tls --cert-dir ~/.objbench-tls   # then AWS_CA_BUNDLE=~/.objbench-tls/ca.pem`,
 		Args: noArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if memory && c.DataDir != "" {
@@ -37,7 +44,13 @@ then only on a loopback address.`,
 			if delay < 0 || (null && c.DataDir != "") {
 				return usagef("--delay must not be negative; --null keeps no data (not with --data)")
 			}
+			if c.CertDir != "" && !c.TLS {
+				return usagef("--cert-dir %s: only with --tls", c.CertDir)
+			}
 			if delay > 0 || null {
+				if c.TLS {
+					return usagef("--tls serves the embedded store only, not --delay or --null")
+				}
 				return runFaultServer(cmd.Context(), env, c, delay, null)
 			}
 			return runServer(cmd.Context(), env, c)
@@ -52,6 +65,8 @@ then only on a loopback address.`,
 	f.StringVar(&c.SecretKey, "secret-key", "", "secret key clients sign with (default: random, and printed; a given one is never printed)")
 	f.BoolVar(&c.NoAuth, "no-auth", false, "accept any request, signed or not (loopback addresses only)")
 	f.DurationVar(&delay, "delay", 0, "hold every request this long before serving it: a slow store of known latency (e.g. 100ms, for many clients in flight)")
+	f.BoolVar(&c.TLS, "tls", false, "serve https with a generated certificate for 127.0.0.1, ::1 and localhost; prints the CA file clients trust")
+	f.StringVar(&c.CertDir, "cert-dir", "", "with --tls: keep ca.pem, cert.pem and key.pem here, reused next time (default: a temporary directory)")
 	f.BoolVar(&null, "null", false, "keep no data: PUT bodies are read and dropped, GET answers the object's size in zeros (the client's own ceiling)")
 	return cmd
 }
@@ -103,6 +118,9 @@ func runServer(ctx context.Context, env Env, c s3server.Config) error {
 		where = c.DataDir
 	}
 	fmt.Fprintf(env.Stdout, "objbench S3 server (%s) listening\n  endpoint:  %s\n  buckets:   %v\n", where, srv.Endpoint(), c.Buckets)
+	if srv.CAFile() != "" {
+		fmt.Fprintf(env.Stdout, "  CA file:   %s\n  export AWS_CA_BUNDLE=%s\n", srv.CAFile(), srv.CAFile())
+	}
 	printKeys(env, srv.AccessKey(), srv.SecretKey(), c.SecretKey != "", srv.Endpoint())
 	fmt.Fprintln(env.Stdout, "Ctrl-C stops it.")
 	<-ctx.Done()

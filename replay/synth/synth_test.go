@@ -13,6 +13,7 @@ import (
 	"github.com/objbench/objbench/metrics"
 	"github.com/objbench/objbench/replay"
 	"github.com/objbench/objbench/replay/synth"
+	"github.com/objbench/objbench/units"
 	"github.com/objbench/objbench/workload"
 )
 
@@ -232,7 +233,7 @@ func checkSizes(t *testing.T, sel workload.Selector, want []float64) {
 		}
 	}
 	for i, g := range dataSizes {
-		near(t, "share of sizes "+workload.FormatSize(g.lo)+".."+workload.FormatSize(g.hi), share[i]/total, want[i], 0.005)
+		near(t, "share of sizes "+units.FormatSize(g.lo)+".."+units.FormatSize(g.hi), share[i]/total, want[i], 0.005)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/objbench/objbench/storage"
 	"github.com/objbench/objbench/storage/s3"
@@ -75,6 +76,49 @@ func BenchmarkPut4KiB(b *testing.B) {
 			}
 			reportConns(b, s)
 		})
+	}
+}
+
+// BenchmarkGetPresigned4KiB is a GET by presigned URL, not signed per
+// request (a browser's or CDN origin's fetch), beside BenchmarkGet4KiB.
+func BenchmarkGetPresigned4KiB(b *testing.B) {
+	s, ctx := benchStore(b, "canned"), context.Background()
+	u, err := s.Presign(ctx, "obj", time.Hour)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var tr storage.Trace
+	o := storage.GetOptions{Trace: &tr}
+	b.SetBytes(benchSize)
+	b.ReportAllocs()
+	for b.Loop() {
+		if n, err := s.GetPresigned(ctx, u, o, io.Discard); err != nil || n != benchSize {
+			b.Fatalf("GetPresigned = %d, %v", n, err)
+		}
+	}
+}
+
+// BenchmarkPutChecksum4KiB is a PUT with each checksum, in a header and
+// as a trailer, beside BenchmarkPut4KiB (the canned server confirms
+// nothing: the not-implemented answer is expected and costs one error).
+func BenchmarkPutChecksum4KiB(b *testing.B) {
+	for _, algo := range []storage.Checksum{storage.ChecksumCRC32, storage.ChecksumCRC64NVME, storage.ChecksumSHA256} {
+		for _, trailer := range []bool{false, true} {
+			b.Run(string(algo)+map[bool]string{false: "/header", true: "/trailer"}[trailer], func(b *testing.B) {
+				s, ctx := benchStore(b, "canned"), context.Background()
+				data := payload(benchSize)
+				body := bytes.NewReader(data)
+				o := storage.PutOptions{Checksum: algo, ChecksumTrailer: trailer}
+				b.SetBytes(benchSize)
+				b.ReportAllocs()
+				for b.Loop() {
+					body.Reset(data)
+					if _, err := s.Put(ctx, "obj", body, benchSize, o); !errors.Is(err, storage.ErrNotImplemented) {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -32,8 +31,14 @@ type Config struct {
 	AccessKey, SecretKey, SessionToken string
 	// PathStyle addresses objects as http://host/bucket/key instead of
 	// http://bucket.host/key. IP-literal and localhost endpoints, and bucket
-	// names that cannot be host names, always use path style.
+	// names that cannot be host names, always use path style unless
+	// VirtualHost is set.
 	PathStyle bool
+	// VirtualHost insists on http://bucket.host/key: an endpoint or bucket
+	// that cannot be addressed so (an IP address; a name that is not a
+	// DNS label, or dotted over https) is an error, not path style.
+	// localhost is allowed (bucket.localhost resolves to loopback).
+	VirtualHost bool
 	// Insecure skips TLS certificate verification.
 	Insecure bool
 	// CABundle is a PEM file of root certificates for an https endpoint and
@@ -43,6 +48,16 @@ type Config struct {
 	// MaxConns is the expected concurrency; the idle connection pool per
 	// host is at least this large (and at least 64).
 	MaxConns int
+	// MaxConnsPerHost caps the connections open to the endpoint at once,
+	// busy or idle (0: no cap). A request finding all of them busy waits
+	// for one (storage.Phases.ConnWait).
+	MaxConnsPerHost int
+	// NoKeepAlive sends every request on a new connection, closed after
+	// it ("Connection: close"): what a client without a pool costs.
+	NoKeepAlive bool
+	// NoTLSResumption makes every TLS handshake a full one (no session
+	// tickets kept).
+	NoTLSResumption bool
 	// Timeout bounds the wait for response headers per request (0 = none).
 	Timeout time.Duration
 	// ListPageSize is max-keys per ListObjectsV2 page (0 = server default,
@@ -76,12 +91,8 @@ type Store struct {
 	bufs        sync.Pool // *[]byte copy buffers of copyBufSize, for large bodies
 	smallBufs   sync.Pool // *[]byte of smallBufSize: small bodies, drained bodies
 	counts      *connCounts
-}
-
-// connCounts is shared with the transport's dialer.
-type connCounts struct {
-	dialed   atomic.Uint64
-	requests atomic.Uint64
+	checksums   *checksums
+	opts        Options
 }
 
 var (
@@ -107,8 +118,8 @@ func New(ctx context.Context, c Config) (*Store, error) {
 	if c.Bucket == "" || strings.Contains(c.Bucket, "/") {
 		return nil, errors.New("s3: a bucket name (without '/') is needed")
 	}
-	if c.ListPageSize < 0 {
-		return nil, errors.New("s3: ListPageSize must not be negative")
+	if c.ListPageSize < 0 || c.MaxConnsPerHost < 0 {
+		return nil, errors.New("s3: ListPageSize and MaxConnsPerHost must not be negative")
 	}
 	ep, err := parseEndpoint(c.Endpoint)
 	if err != nil {
@@ -126,6 +137,11 @@ func New(ctx context.Context, c Config) (*Store, error) {
 	if ep == nil {
 		ep = awsEndpoint(region)
 	}
+	if c.VirtualHost {
+		if err := virtualHostable(ep, c); err != nil {
+			return nil, err
+		}
+	}
 	counts := &connCounts{}
 	tr, client, err := chooseTransport(c, ca, ep, counts)
 	if err != nil {
@@ -141,10 +157,12 @@ func New(ctx context.Context, c Config) (*Store, error) {
 		listPage:    c.ListPageSize,
 		payloadHash: []string{unsignedPayload},
 		counts:      counts,
+		checksums:   newChecksums(),
 		bufs:        sync.Pool{New: func() any { b := make([]byte, copyBufSize); return &b }},
 		smallBufs:   sync.Pool{New: func() any { b := make([]byte, smallBufSize); return &b }},
 	}
-	s.setAddressing(ep, c.PathStyle)
+	s.setAddressing(ep, c.PathStyle, c.VirtualHost)
+	s.opts = describe(c, s, ep)
 	return s, nil
 }
 
@@ -180,10 +198,24 @@ func awsEndpoint(region string) *url.URL {
 	return &url.URL{Scheme: "https", Host: "s3." + region + domain}
 }
 
+// virtualHostable says why c's bucket cannot be addressed as a host name
+// of ep, if it cannot.
+func virtualHostable(ep *url.URL, c Config) error {
+	switch {
+	case c.PathStyle:
+		return errors.New("s3: PathStyle and VirtualHost exclude each other")
+	case net.ParseIP(ep.Hostname()) != nil:
+		return fmt.Errorf("s3: virtual-host addressing needs an endpoint with a host name, not the IP address %s", ep.Hostname())
+	case !hostSafeBucket(c.Bucket, ep.Scheme == "https"):
+		return fmt.Errorf("s3: bucket %q cannot be a host name label (lower-case letters, digits and '-', no dots over https): virtual-host addressing is impossible", c.Bucket)
+	}
+	return nil
+}
+
 // setAddressing fixes the host and path prefix of every request.
-func (s *Store) setAddressing(ep *url.URL, pathStyle bool) {
+func (s *Store) setAddressing(ep *url.URL, pathStyle, force bool) {
 	host := stripDefaultPort(ep.Scheme, ep.Host)
-	virtual := !pathStyle && !isLocalHost(ep.Hostname()) && hostSafeBucket(s.bucket, ep.Scheme == "https")
+	virtual := force || (!pathStyle && !isLocalHost(ep.Hostname()) && hostSafeBucket(s.bucket, ep.Scheme == "https"))
 	s.base = url.URL{Scheme: ep.Scheme, Host: host}
 	if virtual {
 		s.base.Host = s.bucket + "." + host
@@ -234,6 +266,9 @@ func (s *Store) Close() error {
 func (s *Store) ConnStats() (dialed, requests uint64) {
 	return s.counts.dialed.Load(), s.counts.requests.Load()
 }
+
+// Connections returns the store's connection counts so far.
+func (s *Store) Connections() storage.ConnStats { return s.counts.stats() }
 
 // Region is the region requests are signed for.
 func (s *Store) Region() string { return s.region }

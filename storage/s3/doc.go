@@ -19,8 +19,15 @@
 // drained and closed so connections are reused, and counters of dials and
 // requests (ConnStats) so a report can show connection reuse.
 //
+// Options beyond a plain request are asked for per op (storage.PutOptions,
+// GetOptions: checksums, conditions, versions, encryption...) or per Store
+// (Config: connection limits, keep-alive, TLS), and the zero values are
+// plain requests: a checksum is computed only when one is asked for.
+// Every request's phases (DNS, connect, TLS, send, wait, receive) go into
+// the caller's storage.Trace without allocating.
+//
 // This package must not print, read flags or environment variables itself
-// (the SDK's config loader does, by design), retry, or add checksums: retries
-// and rate limits are wrappers around a Store, and a failed op is a result.
+// (the SDK's config loader does, by design), or retry: retries and rate
+// limits are wrappers around a Store, and a failed op is a result.
 // Credentials never appear in the errors it returns.
 package s3

@@ -70,6 +70,12 @@ func sentinel(status int, code string) error {
 	switch code {
 	case "NoSuchBucket":
 		return storage.ErrBucketNotFound
+	case "BadDigest", "XAmzContentChecksumMismatch", "XAmzContentSHA256Mismatch":
+		return storage.ErrChecksum
+	case "NotImplemented":
+		return storage.ErrNotImplemented
+	case "PreconditionFailed", "ConditionalRequestConflict":
+		return storage.ErrPreconditionFailed
 	case "AccessDenied", "InvalidAccessKeyId", "SignatureDoesNotMatch", "ExpiredToken",
 		"InvalidToken", "TokenRefreshRequired", "AllAccessDisabled", "AccountProblem":
 		return storage.ErrAccessDenied
@@ -80,6 +86,12 @@ func sentinel(status int, code string) error {
 		return storage.ErrNotFound
 	case (status == http.StatusForbidden || status == http.StatusUnauthorized) && code == "":
 		return storage.ErrAccessDenied
+	case status == http.StatusNotImplemented:
+		return storage.ErrNotImplemented
+	case status == http.StatusPreconditionFailed:
+		return storage.ErrPreconditionFailed
+	case status == http.StatusNotModified:
+		return storage.ErrNotModified
 	}
 	return nil
 }

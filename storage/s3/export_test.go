@@ -2,21 +2,40 @@ package s3
 
 import (
 	"context"
+	"errors"
 	"net"
-	"net/http"
+	"syscall"
+	"time"
 )
 
 // RedirectDials makes s dial addr whatever host a request names, so tests
 // can use virtual-host names that do not resolve.
-func RedirectDials(s *Store, addr string) {
+func RedirectDials(s *Store, addr string) { dialerOf(s).redirect = addr }
+
+// SetResolver makes s resolve host names with r.
+func SetResolver(s *Store, r *net.Resolver) { dialerOf(s).net.Resolver = r }
+
+func dialerOf(s *Store) *connDialer {
 	switch t := s.transport.(type) {
 	case *directTransport:
-		t.addr = addr
-	default:
-		tr := t.(*http.Transport)
-		dial := tr.DialContext
-		tr.DialContext = func(ctx context.Context, network, _ string) (net.Conn, error) {
-			return dial(ctx, network, addr)
-		}
+		return t.dialer
+	case *stdTransport:
+		return t.dialer
 	}
+	panic("unknown transport")
+}
+
+// SetSendBuffer gives s's new connections a socket send buffer of n
+// bytes, so a test's large body waits for its server to read it.
+func SetSendBuffer(s *Store, n int) {
+	dialerOf(s).net.Control = func(_, _ string, c syscall.RawConn) error {
+		var serr error
+		err := c.Control(func(fd uintptr) { serr = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_SNDBUF, n) })
+		return errors.Join(err, serr)
+	}
+}
+
+// PresignAt presigns as if now were at.
+func PresignAt(s *Store, key string, expiry time.Duration, at time.Time) (string, error) {
+	return s.presignAt(context.Background(), key, expiry, at)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/objbench/objbench/storage"
@@ -16,13 +17,33 @@ func (s *Store) Put(ctx context.Context, key string, body io.Reader, size int64,
 		return storage.ObjectInfo{}, opError("put", key, errEmptyKey)
 	}
 	req := s.newRequest(ctx, http.MethodPut, key, "")
-	setBody(req, body, size)
+	if o.IfNoneMatch != "" || o.IfMatch != "" {
+		setConditions(req.Header, o.IfNoneMatch, o.IfMatch)
+	}
+	if hasObjectHeaders(&o) {
+		if err := setObjectHeaders(req.Header, &o); err != nil {
+			return storage.ObjectInfo{}, opError("put", key, err)
+		}
+	}
+	up, err := s.setUpload(req, body, size, o)
+	if err != nil {
+		return storage.ObjectInfo{}, opError("put", key, err)
+	}
 	resp, err := s.do(req, o.Trace)
 	if err != nil {
 		return storage.ObjectInfo{}, opError("put", key, err)
 	}
-	info := storage.ObjectInfo{Key: key, Size: size, ETag: etag(resp.Header), ModTime: lastModified(resp.Header)}
+	info := objectInfo(key, size, resp.Header)
+	err = up.check(resp.Header)
+	if err == nil {
+		err = confirmEncryption(resp.Header, o.Encryption)
+	}
 	s.release(resp)
+	up.done()
+	received(o.Trace)
+	if err != nil {
+		return info, opError("put", key, err)
+	}
 	return info, nil
 }
 
@@ -31,7 +52,7 @@ func (s *Store) Get(ctx context.Context, key string, o storage.GetOptions, w io.
 	if key == "" {
 		return 0, opError("get", key, errEmptyKey)
 	}
-	req := s.newRequest(ctx, http.MethodGet, key, "")
+	req := s.newRequest(ctx, http.MethodGet, key, versionQuery(o.VersionID))
 	if o.Range != nil {
 		v, err := rangeHeader(o.Range)
 		if err != nil {
@@ -39,57 +60,139 @@ func (s *Store) Get(ctx context.Context, key string, o storage.GetOptions, w io.
 		}
 		req.Header["Range"] = []string{v}
 	}
+	if o.IfNoneMatch != "" || o.IfMatch != "" {
+		setConditions(req.Header, o.IfNoneMatch, o.IfMatch)
+	}
+	if err := setEncryption(req.Header, o.Encryption, false); err != nil {
+		return 0, opError("get", key, err)
+	}
+	if o.VerifyChecksum {
+		if o.Range != nil {
+			return 0, opError("get", key, errRangeChecksum)
+		}
+		req.Header["X-Amz-Checksum-Mode"] = checksumModeEnabled
+	}
 	resp, err := s.do(req, o.Trace)
 	if err != nil {
 		return 0, opError("get", key, err)
 	}
+	return s.readBody(resp, key, "get", o, w)
+}
+
+// readBody copies a GET's 2xx answer to w, checked against what o asked,
+// and releases it.
+func (s *Store) readBody(resp *http.Response, key, op string, o storage.GetOptions, w io.Writer) (int64, error) {
 	if o.Range != nil && resp.StatusCode != http.StatusPartialContent {
 		// A server or gateway that ignores Range sends the whole object;
 		// counting that as a ranged read would misreport what was measured.
 		s.release(resp)
-		return 0, opError("get", key, &storage.StatusError{StatusCode: resp.StatusCode, Code: "RangeIgnored",
+		return 0, opError(op, key, &storage.StatusError{StatusCode: resp.StatusCode, Code: "RangeIgnored",
 			Message: "asked for a range, got the whole object"})
 	}
-	n, err := s.copyBody(w, resp.Body, resp.ContentLength)
+	if err := ignoredCondition(resp.Header, o.IfNoneMatch, o.IfMatch); err != nil {
+		s.release(resp)
+		return 0, opError(op, key, err)
+	}
+	var n int64
+	var err error
+	if o.VerifyChecksum {
+		n, err = s.copyVerified(w, resp)
+	} else {
+		n, err = s.copyBody(w, resp.Body, resp.ContentLength)
+	}
 	s.release(resp)
+	received(o.Trace)
 	if err == nil && resp.ContentLength >= 0 && n != resp.ContentLength {
 		err = io.ErrUnexpectedEOF
 	}
 	if err != nil {
-		return n, opError("get", key, err)
+		return n, opError(op, key, err)
 	}
 	return n, nil
 }
 
 // Stat is a HEAD request.
 func (s *Store) Stat(ctx context.Context, key string) (storage.ObjectInfo, error) {
+	return s.StatWith(ctx, key, storage.StatOptions{})
+}
+
+// StatWith is a HEAD request for a version, under conditions.
+func (s *Store) StatWith(ctx context.Context, key string, o storage.StatOptions) (storage.ObjectInfo, error) {
 	if key == "" {
 		return storage.ObjectInfo{}, opError("stat", key, errEmptyKey)
 	}
-	resp, err := s.do(s.newRequest(ctx, http.MethodHead, key, ""), nil)
+	req := s.newRequest(ctx, http.MethodHead, key, versionQuery(o.VersionID))
+	if o.IfNoneMatch != "" || o.IfMatch != "" {
+		setConditions(req.Header, o.IfNoneMatch, o.IfMatch)
+	}
+	if err := setEncryption(req.Header, o.Encryption, false); err != nil {
+		return storage.ObjectInfo{}, opError("stat", key, err)
+	}
+	resp, err := s.do(req, o.Trace)
 	if err != nil {
 		return storage.ObjectInfo{}, opError("stat", key, err)
 	}
-	info := storage.ObjectInfo{Key: key, Size: resp.ContentLength, ETag: etag(resp.Header), ModTime: lastModified(resp.Header)}
+	info := objectInfo(key, resp.ContentLength, resp.Header)
+	if o.Details != nil {
+		*o.Details = details(resp.Header)
+	}
+	err = ignoredCondition(resp.Header, o.IfNoneMatch, o.IfMatch)
 	s.release(resp)
+	received(o.Trace)
+	if err != nil {
+		return storage.ObjectInfo{}, opError("stat", key, err)
+	}
 	return info, nil
 }
 
 // Delete removes key; a missing key is not an error, a missing bucket is.
 func (s *Store) Delete(ctx context.Context, key string) error {
+	_, err := s.DeleteWith(ctx, key, storage.DeleteOptions{})
+	return err
+}
+
+// DeleteWith removes key, or one version of it; in a versioned bucket a
+// delete without a version makes a delete marker, whose version it returns.
+func (s *Store) DeleteWith(ctx context.Context, key string, o storage.DeleteOptions) (storage.ObjectInfo, error) {
 	if key == "" {
-		return opError("delete", key, errEmptyKey)
+		return storage.ObjectInfo{}, opError("delete", key, errEmptyKey)
 	}
-	resp, err := s.do(s.newRequest(ctx, http.MethodDelete, key, ""), nil)
+	resp, err := s.do(s.newRequest(ctx, http.MethodDelete, key, versionQuery(o.VersionID)), o.Trace)
 	if err != nil {
 		var se *storage.StatusError
 		if errors.As(err, &se) && se.StatusCode == http.StatusNotFound && se.Code != "NoSuchBucket" {
-			return nil
+			return storage.ObjectInfo{Key: key}, nil
 		}
-		return opError("delete", key, err)
+		return storage.ObjectInfo{}, opError("delete", key, err)
 	}
+	info := storage.ObjectInfo{Key: key, VersionID: headerValue(resp.Header, "X-Amz-Version-Id"),
+		DeleteMarker: headerValue(resp.Header, "X-Amz-Delete-Marker") == "true"}
 	s.release(resp)
-	return nil
+	received(o.Trace)
+	return info, nil
+}
+
+// versionQuery is the query naming a version ("" for none).
+func versionQuery(v string) string {
+	if v == "" {
+		return ""
+	}
+	return "versionId=" + url.QueryEscape(v)
+}
+
+// objectInfo is what a response's headers say of key.
+func objectInfo(key string, size int64, h http.Header) storage.ObjectInfo {
+	return storage.ObjectInfo{Key: key, Size: size, ETag: etag(h), ModTime: lastModified(h),
+		VersionID: headerValue(h, "X-Amz-Version-Id"), DeleteMarker: headerValue(h, "X-Amz-Delete-Marker") == "true"}
+}
+
+// headerValue is h's first value for an already canonical name, without
+// Get's canonicalisation.
+func headerValue(h http.Header, canonical string) string {
+	if v := h[canonical]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }
 
 // etag is the ETag header without its quotes, the form every store reports.

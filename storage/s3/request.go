@@ -99,30 +99,44 @@ func setBody(req *http.Request, body io.Reader, size int64) {
 	}
 }
 
-// send signs and sends req. tr, if set, gets the time the response headers
-// arrived.
+// send signs and sends req. tr, if set, gets the request's phases up to
+// the response's first byte (and its time); received adds the last.
 func (s *Store) send(req *http.Request, tr *storage.Trace) (*http.Response, error) {
 	ctx := req.Context()
 	creds, err := s.creds.Retrieve(ctx)
 	if err != nil {
 		return nil, err
 	}
-	req.Header["X-Amz-Content-Sha256"] = s.payloadHash
+	if req.Header["X-Amz-Content-Sha256"] == nil {
+		req.Header["X-Amz-Content-Sha256"] = s.payloadHash
+	}
 	s.signer.sign(req, creds, time.Now())
+	return s.roundTrip(req, tr)
+}
+
+// roundTrip sends a request as it is (signed, or presigned).
+func (s *Store) roundTrip(req *http.Request, tr *storage.Trace) (*http.Response, error) {
+	if tr != nil {
+		tr.Phases = storage.Phases{}
+	}
 	s.counts.requests.Add(1)
 	// The transport directly, not an http.Client: a client's redirect and
 	// header-copying machinery costs ~6 allocations per op, and a redirect
 	// from S3 (wrong region or endpoint) must be reported, not followed.
-	resp, err := s.transport.RoundTrip(req)
+	resp, err := s.transport.roundTrip(req, tr)
 	if err != nil {
 		// As http.Client would: the method and URL make the error readable,
 		// and url.Error keeps Timeout() for error classes.
 		return nil, &url.Error{Op: req.Method, URL: req.URL.String(), Err: err}
 	}
-	if tr != nil {
-		tr.FirstByte = time.Now()
-	}
 	return resp, nil
+}
+
+// received ends tr's Receive phase: the response's last byte is in.
+func received(tr *storage.Trace) {
+	if tr != nil && !tr.FirstByte.IsZero() {
+		tr.Phases.Receive = time.Since(tr.FirstByte)
+	}
 }
 
 // do is send, with a non-2xx response turned into a *storage.StatusError

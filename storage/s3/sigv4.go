@@ -123,12 +123,15 @@ func canonicalRequest(b []byte, req *http.Request) ([]byte, string) {
 	if host == "" {
 		host = req.URL.Host
 	}
-	hs := signedHeaders(req.Header)
-	for _, h := range hs.names {
-		b = append(b, h[1]...)
+	hs, ok := commonHeaders(req.Header)
+	if !ok {
+		hs.keys, hs.signed = sortedHeaders(req.Header)
+	}
+	for _, k := range hs.keys {
+		b = appendLower(b, k)
 		b = append(b, ':')
-		switch v := req.Header[h[0]]; {
-		case h[1] == "host":
+		switch v := req.Header[k]; {
+		case k == "Host":
 			b = append(b, strings.ToLower(host)...)
 		case len(v) == 1:
 			b = append(b, strings.TrimSpace(v[0])...)
@@ -140,43 +143,38 @@ func canonicalRequest(b []byte, req *http.Request) ([]byte, string) {
 	b = append(b, '\n')
 	b = append(b, hs.signed...)
 	b = append(b, '\n')
-	b = append(b, unsignedPayload...)
+	if p := req.Header["X-Amz-Content-Sha256"]; len(p) == 1 {
+		b = append(b, p[0]...)
+	} else {
+		b = append(b, unsignedPayload...)
+	}
 	return b, hs.signed
 }
 
-// headerSet is the headers to sign as {canonical name, lower-case name}
-// pairs in SigV4 order, and the SignedHeaders value.
+// headerSet is the headers to sign, by their names in the request
+// ("Host" for the host), in SigV4 order, and the SignedHeaders value.
 type headerSet struct {
-	names  [][2]string
+	keys   []string
 	signed string
 }
 
 var (
-	hostHeader = [2]string{"Host", "host"}
-	rangeName  = [2]string{"Range", "range"}
-	hashHeader = [2]string{"X-Amz-Content-Sha256", "x-amz-content-sha256"}
-	dateHeader = [2]string{"X-Amz-Date", "x-amz-date"}
 	// The two shapes nearly every request has; recognising them saves
 	// sorting and allocating per request.
-	plainHeaders = headerSet{[][2]string{hostHeader, hashHeader, dateHeader}, "host;x-amz-content-sha256;x-amz-date"}
-	rangeHeaders = headerSet{[][2]string{hostHeader, rangeName, hashHeader, dateHeader}, "host;range;x-amz-content-sha256;x-amz-date"}
+	plainHeaders = headerSet{[]string{"Host", "X-Amz-Content-Sha256", "X-Amz-Date"}, "host;x-amz-content-sha256;x-amz-date"}
+	rangeHeaders = headerSet{[]string{"Host", "Range", "X-Amz-Content-Sha256", "X-Amz-Date"}, "host;range;x-amz-content-sha256;x-amz-date"}
 )
 
-// signable reports whether a header (lower-case name) is signed: host,
-// the x-amz-* headers S3 requires, and the standard ones the SDK signs
-// that some servers check.
-func signable(l string) bool {
-	return strings.HasPrefix(l, "x-amz-") || l == "range" || l == "content-md5" || l == "content-type"
-}
-
-// signableName is signable without allocating a lower-case copy.
+// signableName reports whether a header is signed: host, the x-amz-*
+// headers S3 requires, and the standard ones the SDK signs that some
+// servers check.
 func signableName(k string) bool {
 	return len(k) >= 6 && strings.EqualFold(k[:6], "x-amz-") || strings.EqualFold(k, "range") ||
 		strings.EqualFold(k, "content-md5") || strings.EqualFold(k, "content-type")
 }
 
-// signedHeaders lists the headers to sign in canonical order.
-func signedHeaders(h http.Header) headerSet {
+// commonHeaders recognises the two shapes nearly every request has.
+func commonHeaders(h http.Header) (headerSet, bool) {
 	n := 0
 	for k := range h {
 		if signableName(k) {
@@ -186,25 +184,69 @@ func signedHeaders(h http.Header) headerSet {
 	if len(h["X-Amz-Content-Sha256"]) > 0 && len(h["X-Amz-Date"]) > 0 {
 		switch {
 		case n == 2:
-			return plainHeaders
+			return plainHeaders, true
 		case n == 3 && len(h["Range"]) > 0:
-			return rangeHeaders
+			return rangeHeaders, true
 		}
 	}
-	hs := headerSet{names: [][2]string{hostHeader}}
+	return headerSet{}, false
+}
+
+// sortedHeaders lists the headers to sign in SigV4 order for other
+// shapes (checksums, encryption, metadata...), and the SignedHeaders
+// value: names are sorted as their lower-case forms and lower-cased as
+// written, so the value is the one allocation besides the list.
+func sortedHeaders(h http.Header) ([]string, string) {
+	keys := make([]string, 1, len(h)+1)
+	keys[0] = "Host"
 	for k := range h {
-		if l := strings.ToLower(k); signable(l) {
-			hs.names = append(hs.names, [2]string{k, l})
+		if signableName(k) {
+			keys = append(keys, k)
 		}
 	}
-	sort.Slice(hs.names, func(i, j int) bool { return hs.names[i][1] < hs.names[j][1] })
-	for i, n := range hs.names {
+	for i := 1; i < len(keys); i++ { // insertion sort: a handful of names
+		for j := i; j > 0 && lowerLess(keys[j], keys[j-1]); j-- {
+			keys[j], keys[j-1] = keys[j-1], keys[j]
+		}
+	}
+	var sb [512]byte
+	signed := sb[:0]
+	for i, k := range keys {
 		if i > 0 {
-			hs.signed += ";"
+			signed = append(signed, ';')
 		}
-		hs.signed += n[1]
+		signed = appendLower(signed, k)
 	}
-	return hs
+	return keys, string(signed)
+}
+
+// appendLower appends s in ASCII lower case.
+func appendLower(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return b
+}
+
+// lowerLess compares a and b as their ASCII lower-case forms.
+func lowerLess(a, b string) bool {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		ca, cb := a[i], b[i]
+		if 'A' <= ca && ca <= 'Z' {
+			ca += 'a' - 'A'
+		}
+		if 'A' <= cb && cb <= 'Z' {
+			cb += 'a' - 'A'
+		}
+		if ca != cb {
+			return ca < cb
+		}
+	}
+	return len(a) < len(b)
 }
 
 // appendCanonicalQuery appends the query with parameters sorted and

@@ -25,32 +25,64 @@ const (
 	lazyReadConns = 256
 )
 
-// newTransport builds the Store's own transport: S3 speaks HTTP/1.1, one
-// request per connection at a time, so the idle pool must hold a connection
-// per worker or connections churn and the endpoint's accept path gets
-// measured instead of its object path.
-func newTransport(c Config, ca caBundle, counts *connCounts) *http.Transport {
+// newDialer builds the connection opener both HTTP clients share.
+func newDialer(c Config, ca caBundle, ep *url.URL, counts *connCounts) *connDialer {
+	d := &connDialer{net: net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}, counts: counts}
+	if ep.Scheme == "https" {
+		d.tls = &tls.Config{
+			MinVersion:         tls.VersionTLS12,
+			InsecureSkipVerify: c.Insecure, //nolint:gosec // the user asked for it
+			RootCAs:            ca.pool,
+			ServerName:         ep.Hostname(),
+			NextProtos:         []string{"http/1.1"},
+		}
+		if !c.NoTLSResumption {
+			d.tls.ClientSessionCache = tls.NewLRUClientSessionCache(0)
+		}
+	}
+	return d
+}
+
+// newTransport builds the Store's own net/http transport: S3 speaks
+// HTTP/1.1, one request per connection at a time, so the idle pool must
+// hold a connection per worker or connections churn and the endpoint's
+// accept path gets measured instead of its object path.
+func newTransport(c Config, ca caBundle, d *connDialer) *stdTransport {
 	idle := max(c.MaxConns, minIdleConns)
-	d := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
+	st := &stdTransport{dialer: d, counts: d.counts, epoch: time.Now()}
 	tr := &http.Transport{
 		// Proxies are honoured as the aws CLI does; loopback never is.
 		Proxy: http.ProxyFromEnvironment,
-		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-			conn, err := d.DialContext(ctx, network, addr)
+		// Plain connections, and the way to a proxy.
+		DialContext: func(ctx context.Context, _, addr string) (net.Conn, error) {
+			conn, setup, err := d.dial(ctx, addr, nil)
 			if err == nil {
-				counts.dialed.Add(1)
+				st.noteSetup(conn, setup)
 			}
 			return conn, err
 		},
 		MaxIdleConns:        idle,
 		MaxIdleConnsPerHost: idle,
+		MaxConnsPerHost:     c.MaxConnsPerHost,
+		DisableKeepAlives:   c.NoKeepAlive,
 		IdleConnTimeout:     90 * time.Second,
-		TLSHandshakeTimeout: 10 * time.Second,
+		TLSHandshakeTimeout: tlsHandshakeTimeout,
 		// Objects are mostly incompressible and sizes must be exact.
 		DisableCompression:    true,
 		ResponseHeaderTimeout: c.Timeout,
 		WriteBufferSize:       connBufSize,
 		ReadBufferSize:        connBufSize,
+	}
+	if d.tls != nil {
+		// Direct https connections are opened (and their handshakes timed)
+		// by the shared dialer; through a proxy net/http does the TLS.
+		tr.DialTLSContext = func(ctx context.Context, _, addr string) (net.Conn, error) {
+			conn, setup, err := d.dial(ctx, addr, d.tls)
+			if err == nil {
+				st.noteSetup(conn, setup)
+			}
+			return conn, err
+		}
 	}
 	// HTTP/1.1 only, stated rather than left to net/http's heuristics: S3
 	// endpoints speak it, and connection counts then mean one request in
@@ -64,38 +96,33 @@ func newTransport(c Config, ca caBundle, counts *connCounts) *http.Transport {
 			RootCAs:            ca.pool,
 		}
 	}
-	return tr
+	st.Transport = tr
+	return st
 }
 
 // chooseTransport builds the transport c.HTTPClient names, falling back to
 // net/http's when the environment routes the endpoint through a proxy.
 func chooseTransport(c Config, ca caBundle, ep *url.URL, counts *connCounts) (roundTripper, string, error) {
+	d := newDialer(c, ca, ep, counts)
 	switch c.HTTPClient {
 	case "", "direct":
 	case "std":
-		return newTransport(c, ca, counts), "std", nil
+		return newTransport(c, ca, d), "std", nil
 	default:
 		return nil, "", fmt.Errorf("s3: unknown HTTP client %q (want direct or std)", c.HTTPClient)
 	}
 	if proxy, err := http.ProxyFromEnvironment(&http.Request{URL: ep}); err != nil || proxy != nil {
-		return newTransport(c, ca, counts), "std", nil
+		return newTransport(c, ca, d), "std", nil
 	}
 	t := &directTransport{
 		addr:          hostPort(ep),
-		dialer:        net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second},
+		dialer:        d,
 		counts:        counts,
 		headerTimeout: c.Timeout,
 		maxIdle:       max(c.MaxConns, minIdleConns),
+		limit:         c.MaxConnsPerHost,
+		noKeepAlive:   c.NoKeepAlive,
 		lazyRead:      c.MaxConns >= lazyReadConns,
-	}
-	if ep.Scheme == "https" {
-		t.tls = &tls.Config{
-			MinVersion:         tls.VersionTLS12,
-			InsecureSkipVerify: c.Insecure, //nolint:gosec // the user asked for it
-			RootCAs:            ca.pool,
-			ServerName:         ep.Hostname(),
-			NextProtos:         []string{"http/1.1"},
-		}
 	}
 	return t, "direct", nil
 }

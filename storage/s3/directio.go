@@ -1,0 +1,122 @@
+package s3
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// directBody hands the connection back to the pool once the body has been
+// read to its end, or closes it if the body is abandoned part-way.
+type directBody struct {
+	rc    io.ReadCloser
+	t     *directTransport
+	c     *directConn
+	stop  func() bool
+	keep  bool
+	empty bool
+	done  bool
+}
+
+func (b *directBody) Read(p []byte) (int, error) {
+	if b.done {
+		return 0, io.EOF
+	}
+	n, err := b.rc.Read(p)
+	if err == io.EOF {
+		b.finish(true)
+	} else if err != nil {
+		b.finish(false)
+	}
+	return n, err
+}
+
+func (b *directBody) Close() error {
+	if !b.done {
+		b.finish(b.empty)
+	}
+	return nil
+}
+
+// finish releases the connection: back to the pool when the body ended
+// cleanly and both sides keep the connection alive, else closed.
+func (b *directBody) finish(clean bool) {
+	b.done = true
+	if !b.stop() { // the context already fired: the deadline is poisoned
+		clean = false
+	}
+	c := b.c
+	if c.br != nil && c.br.Buffered() > 0 {
+		clean = false // bytes past the response: the connection cannot be trusted
+	}
+	if c.br != nil {
+		putReader(c.br)
+		c.br = nil
+	}
+	if clean && b.keep {
+		if err := c.nc.SetDeadline(time.Time{}); err == nil {
+			b.t.put(c)
+			return
+		}
+	}
+	b.t.discard(c)
+}
+
+// writeRequest writes req as HTTP/1.1 and flushes. The body goes through
+// its WriterTo when it has one (the payload generator does), straight into
+// the connection's buffer: no intermediate copy buffer per request, which
+// net/http's request writer allocates.
+func writeRequest(w *bufio.Writer, req *http.Request) error {
+	w.WriteString(req.Method)
+	w.WriteByte(' ')
+	w.WriteString(req.URL.EscapedPath())
+	if req.URL.RawQuery != "" {
+		w.WriteByte('?')
+		w.WriteString(req.URL.RawQuery)
+	}
+	w.WriteString(" HTTP/1.1\r\nHost: ")
+	if req.Host != "" {
+		w.WriteString(req.Host)
+	} else {
+		w.WriteString(req.URL.Host)
+	}
+	w.WriteString("\r\nUser-Agent: objbench\r\n")
+	if req.Close {
+		w.WriteString("Connection: close\r\n")
+	}
+	for k, vs := range req.Header {
+		for _, v := range vs {
+			w.WriteString(k)
+			w.WriteString(": ")
+			w.WriteString(v)
+			w.WriteString("\r\n")
+		}
+	}
+	hasBody := req.Body != nil && req.Body != http.NoBody
+	if hasBody || req.ContentLength > 0 || req.Method == http.MethodPut || req.Method == http.MethodPost {
+		var nb [20]byte
+		w.WriteString("Content-Length: ")
+		w.Write(strconv.AppendInt(nb[:0], req.ContentLength, 10))
+		w.WriteString("\r\n")
+	}
+	w.WriteString("\r\n")
+	if hasBody {
+		var n int64
+		var err error
+		if wt, ok := req.Body.(io.WriterTo); ok { // a LimitReader would hide it
+			n, err = wt.WriteTo(w)
+		} else {
+			n, err = io.CopyN(w, req.Body, req.ContentLength)
+		}
+		if err != nil {
+			return err
+		}
+		if n != req.ContentLength {
+			return fmt.Errorf("s3: request body ended after %d of %d bytes", n, req.ContentLength)
+		}
+	}
+	return w.Flush()
+}

@@ -1,0 +1,158 @@
+package s3_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"testing"
+
+	"github.com/objbench/objbench/internal/testenv"
+	"github.com/objbench/objbench/storage"
+	"github.com/objbench/objbench/storage/s3"
+)
+
+func versionsOf(t *testing.T, s storage.Versioner, prefix string) []storage.ObjectVersion {
+	t.Helper()
+	var all []storage.ObjectVersion
+	if err := s.ListVersions(context.Background(), prefix, func(v storage.ObjectVersion) error {
+		all = append(all, v)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return all
+}
+
+func putData(t *testing.T, s *s3.Store, key string, data []byte) storage.ObjectInfo {
+	t.Helper()
+	info, err := s.Put(context.Background(), key, bytes.NewReader(data), int64(len(data)), storage.PutOptions{})
+	if err != nil {
+		t.Fatalf("PUT %s: %v", key, err)
+	}
+	return info
+}
+
+// A versioned bucket on MinIO, both clients: PUTs return versions, a
+// version reads and stats as it was, a plain delete leaves a marker and
+// the versions, a versioned delete removes one version for good, and the
+// listing shows them all, newest first.
+func TestVersions(t *testing.T) {
+	m := testenv.StartMinIO(t)
+	for _, client := range clients {
+		t.Run(client, func(t *testing.T) {
+			ctx := context.Background()
+			s := connect(t, s3.Config{Endpoint: m.Endpoint, Bucket: "versions-" + client, AccessKey: m.AccessKey, SecretKey: m.SecretKey, HTTPClient: client})
+			if err := s.CreateBucket(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.SetVersioning(ctx, true); err != nil {
+				t.Fatal(err)
+			}
+			if st, err := s.Versioning(ctx); err != nil || st != storage.VersioningEnabled {
+				t.Fatalf("Versioning() = %q, %v", st, err)
+			}
+			v1, v2 := putData(t, s, "run/k", []byte("one")), putData(t, s, "run/k", []byte("two!"))
+			if v1.VersionID == "" || v2.VersionID == "" || v1.VersionID == v2.VersionID {
+				t.Fatalf("PUT versions %q, %q", v1.VersionID, v2.VersionID)
+			}
+			var b bytes.Buffer
+			if _, err := s.Get(ctx, "run/k", storage.GetOptions{VersionID: v1.VersionID}, &b); err != nil || b.String() != "one" {
+				t.Fatalf("GET of the first version: %q, %v", b.String(), err)
+			}
+			if info, err := s.StatWith(ctx, "run/k", storage.StatOptions{VersionID: v1.VersionID}); err != nil || info.Size != 3 || info.VersionID != v1.VersionID {
+				t.Fatalf("HEAD of the first version: %+v, %v", info, err)
+			}
+			del, err := s.DeleteWith(ctx, "run/k", storage.DeleteOptions{})
+			if err != nil || !del.DeleteMarker || del.VersionID == "" {
+				t.Fatalf("plain DELETE in a versioned bucket: %+v, %v; want a delete marker", del, err)
+			}
+			if _, err := s.Get(ctx, "run/k", storage.GetOptions{}, io.Discard); !errors.Is(err, storage.ErrNotFound) {
+				t.Fatalf("GET behind a delete marker: %v", err)
+			}
+			vs := versionsOf(t, s, "run/")
+			if len(vs) != 3 || !vs[0].DeleteMarker || !vs[0].IsLatest || vs[0].VersionID != del.VersionID ||
+				vs[1].VersionID != v2.VersionID || vs[2].VersionID != v1.VersionID || vs[2].Size != 3 {
+				t.Fatalf("versions: %+v", vs)
+			}
+			if _, err := s.DeleteWith(ctx, "run/k", storage.DeleteOptions{VersionID: v1.VersionID}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Get(ctx, "run/k", storage.GetOptions{VersionID: v1.VersionID}, io.Discard); err == nil {
+				t.Fatal("a deleted version still reads")
+			}
+			if n := len(versionsOf(t, s, "run/")); n != 2 {
+				t.Fatalf("%d versions after deleting one of 3", n)
+			}
+		})
+	}
+}
+
+// strayVersions lists the whole bucket whatever prefix it is asked for,
+// as a broken gateway might.
+type strayVersions struct{ *s3.Store }
+
+func (s strayVersions) ListVersions(ctx context.Context, _ string, fn func(storage.ObjectVersion) error) error {
+	return s.Store.ListVersions(ctx, "", fn)
+}
+
+// DeleteVersionsUnder removes every version and delete marker under the
+// run's prefix and nothing else; a listing that strays outside the prefix
+// deletes nothing at all.
+func TestDeleteVersionsUnder(t *testing.T) {
+	m := testenv.StartMinIO(t)
+	ctx := context.Background()
+	s := connect(t, s3.Config{Endpoint: m.Endpoint, Bucket: "cleanup", AccessKey: m.AccessKey, SecretKey: m.SecretKey})
+	if err := s.CreateBucket(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetVersioning(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"run/a", "run/a", "run/b", "run-other/c", "other/d"} {
+		putData(t, s, k, []byte(k))
+	}
+	if err := s.Delete(ctx, "run/b"); err != nil { // a delete marker
+		t.Fatal(err)
+	}
+	_, err := storage.DeleteVersionsUnder(ctx, strayVersions{s}, "run/")
+	if !errors.Is(err, storage.ErrListingFault) {
+		t.Fatalf("a listing outside the prefix: %v, want a listing fault", err)
+	}
+	if n := len(versionsOf(t, s, "")); n != 6 {
+		t.Fatalf("%d versions left after a refused cleanup, want all 6", n)
+	}
+	n, err := storage.DeleteVersionsUnder(ctx, s, "run/")
+	if err != nil || n != 4 {
+		t.Fatalf("DeleteVersionsUnder = %d, %v; want 4 (two versions, a version and its marker)", n, err)
+	}
+	left := versionsOf(t, s, "")
+	if len(left) != 2 || left[0].Key != "other/d" || left[1].Key != "run-other/c" {
+		t.Fatalf("left: %+v, want other/d and run-other/c only", left)
+	}
+	if _, err := storage.DeleteVersionsUnder(ctx, s, ""); err == nil {
+		t.Fatal("a cleanup of the whole bucket was not refused")
+	}
+}
+
+// The embedded server keeps no versions: turning versioning on, listing
+// versions and reading one say so (ErrNotImplemented).
+func TestVersionsNotImplementedByEmbedded(t *testing.T) {
+	emb := startEmbedded(t, "versions")
+	ctx := context.Background()
+	s := connect(t, s3.Config{Endpoint: emb.Endpoint(), Bucket: "versions", AccessKey: emb.AccessKey(), SecretKey: emb.SecretKey()})
+	putData(t, s, "k", []byte("x"))
+	for what, err := range map[string]error{
+		"SetVersioning": s.SetVersioning(ctx, true),
+		"ListVersions":  s.ListVersions(ctx, "", func(storage.ObjectVersion) error { return nil }),
+		"GET a version": func() error {
+			_, err := s.Get(ctx, "k", storage.GetOptions{VersionID: "v1"}, io.Discard)
+			return err
+		}(),
+		"DeleteVersionsUnder": func() error { _, err := storage.DeleteVersionsUnder(ctx, s, "k"); return err }(),
+	} {
+		if !errors.Is(err, storage.ErrNotImplemented) {
+			t.Errorf("%s: %v, want not implemented", what, err)
+		}
+	}
+}
