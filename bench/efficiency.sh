@@ -58,7 +58,7 @@ for b in $ob ${OBJBENCH_COMPARE:-}; do
 done
 echo "== 3. workers in flight against a store holding every request 100 ms"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-./bin/objbench server --null --delay 100ms --listen "127.0.0.1:$port" --bucket bench >/dev/null &
+./bin/objbench server --no-auth --null --delay 100ms --listen "127.0.0.1:$port" --bucket bench >/dev/null &
 srv=$!
 trap 'kill $srv 2>/dev/null || true; kill $minio_pid 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$minio_work" "$w"' EXIT
 for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
@@ -70,7 +70,7 @@ done
 echo "growth per worker from 1,000 to 10,000: $(( ( $(cat "$w/rss-10000") - $(cat "$w/rss-1000") ) / 9 )) B"
 echo "== 4. $ops 4 KiB GETs at 8 workers against the null store"
 kill $srv; wait $srv 2>/dev/null || true
-./bin/objbench server --null --listen "127.0.0.1:$port" --bucket bench >/dev/null &
+./bin/objbench server --no-auth --null --listen "127.0.0.1:$port" --bucket bench >/dev/null &
 srv=$!
 for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
 /usr/bin/time -f "%M %e" -o "$w/rss-ops" $ob get --endpoint-url "http://127.0.0.1:$port" --bucket bench --size 4KiB -c 8 \
