@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
 )
 
 // part is one input of a merge: a worker's file, or a merged file that
@@ -132,7 +134,8 @@ func workerResults(p part, file string, steps int) []WorkerResult {
 	} else {
 		w.Size = 1
 	}
-	var lat []string
+	var lat *hdr.Histogram
+	var codec histCodec
 	for si, st := range r.Steps {
 		if st.Kind != KindMain {
 			continue
@@ -145,13 +148,7 @@ func workerResults(p part, file string, steps int) []WorkerResult {
 				w.Ops += t.Ops
 				w.Errors += t.Ops - t.OK
 				w.OpsPerS += t.OpsPerSec
-			}
-			for _, sec := range s.Seconds {
-				for _, o := range sec.Ops {
-					if o.Latency != "" {
-						lat = append(lat, o.Latency)
-					}
-				}
+				_ = codec.addEncoded(&lat, t.LatencyHist) // the step's latencies, as Summarize merged them
 			}
 		}
 		if r.System != nil {
@@ -162,13 +159,9 @@ func workerResults(p part, file string, steps int) []WorkerResult {
 			}
 		}
 	}
-	var h = NewHistogram()
-	for _, enc := range lat {
-		if d, err := DecodeHistogram(enc); err == nil {
-			h.Merge(d)
-		}
+	if lat != nil {
+		w.P99us = lat.ValueAtQuantile(99)
 	}
-	w.P99us = h.ValueAtQuantile(99)
 	switch {
 	case r.Interrupted:
 		w.Ended = "interrupted"

@@ -5,8 +5,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-
-	hdr "github.com/HdrHistogram/hdrhistogram-go"
 )
 
 // mergeStream merges one stream of several parts, part i's seconds
@@ -40,7 +38,10 @@ func mergeStream(streams []*Stream, shifts []int64) (Stream, error) {
 			}
 		}
 	}
-	out.Seconds = secs.seconds()
+	var err error
+	if out.Seconds, err = secs.seconds(); err != nil {
+		return Stream{}, err
+	}
 	out.Outages = mergeOutages(streams, shifts)
 	w := Window{}
 	if !(hi > lo) { // short steps of fixed work (prepare, cleanup): the workers' windows never met
@@ -58,15 +59,19 @@ func mergeStream(streams []*Stream, shifts []int64) (Stream, error) {
 // mergedOp is one op of one merged second being built.
 type mergedOp struct {
 	OpSecond
-	ticks          TickCounts
-	hasTicks       bool
-	lat, ttfb, rsp *hdr.Histogram
+	ticks    TickCounts
+	hasTicks bool
+	// The parts' encoded histograms, summed when the second is written:
+	// a merged hour holds thousands of seconds, and an encoded histogram
+	// is what the parts' files hold already.
+	lat, ttfb, rsp []string
 }
 
 // secondMerger sums op-seconds of several parts into merged seconds.
 type secondMerger struct {
-	secs map[int64]map[string]*mergedOp
-	max  int64
+	secs  map[int64]map[string]*mergedOp
+	max   int64
+	codec histCodec
 }
 
 func newSecondMerger() *secondMerger { return &secondMerger{secs: map[int64]map[string]*mergedOp{}} }
@@ -127,22 +132,21 @@ func (m *secondMerger) add(t int64, o OpSecond, shift int64) error {
 		c.Ops += n
 	}
 	c.Dropped += o.Dropped
-	var err error
 	for _, h := range []struct {
-		dst **hdr.Histogram
+		dst *[]string
 		enc string
 	}{{&c.lat, o.Latency}, {&c.ttfb, o.TTFB}, {&c.rsp, o.Response}} {
-		if *h.dst, err = mergeEncoded(*h.dst, h.enc); err != nil {
-			return err
+		if h.enc != "" {
+			*h.dst = append(*h.dst, h.enc)
 		}
 	}
 	return nil
 }
 
 // seconds is the merged records, every second from 0 to the last.
-func (m *secondMerger) seconds() []Second {
+func (m *secondMerger) seconds() ([]Second, error) {
 	if len(m.secs) == 0 {
-		return nil
+		return nil, nil
 	}
 	out := make([]Second, 0, m.max+1)
 	for t := int64(0); t <= m.max; t++ {
@@ -151,7 +155,16 @@ func (m *secondMerger) seconds() []Second {
 		for _, name := range sortedOps(ops) {
 			mo := ops[name]
 			o := mo.OpSecond
-			o.Latency, o.TTFB, o.Response = EncodeHistogram(mo.lat), EncodeHistogram(mo.ttfb), EncodeHistogram(mo.rsp)
+			var err error
+			for _, h := range []struct {
+				dst  *string
+				encs []string
+			}{{&o.Latency, mo.lat}, {&o.TTFB, mo.ttfb}, {&o.Response, mo.rsp}} {
+				if *h.dst, err = m.codec.sum(h.encs); err != nil {
+					return nil, fmt.Errorf("second %d, op %s: %w", t, name, err)
+				}
+			}
+			mo.lat, mo.ttfb, mo.rsp = nil, nil, nil
 			if mo.hasTicks {
 				o.Ticks = mo.ticks.Export()
 			}
@@ -159,7 +172,7 @@ func (m *secondMerger) seconds() []Second {
 		}
 		out = append(out, sec)
 	}
-	return out
+	return out, nil
 }
 
 func sortedOps(ops map[string]*mergedOp) []string {

@@ -53,6 +53,7 @@ type OpTotal struct {
 func Summarize(secs []Second, w Window) ([]OpTotal, error) {
 	lo, hi := tickIndex(w.Start), tickIndex(w.End)
 	byOp := map[string]*OpTotal{}
+	var codec histCodec
 	for _, s := range secs {
 		for _, o := range s.Ops {
 			t := byOp[o.Op]
@@ -60,7 +61,7 @@ func Summarize(secs []Second, w Window) ([]OpTotal, error) {
 				t = &OpTotal{Op: o.Op}
 				byOp[o.Op] = t
 			}
-			if err := t.add(o); err != nil {
+			if err := t.add(o, &codec); err != nil {
 				return nil, fmt.Errorf("second %d, op %s: %w", s.T, o.Op, err)
 			}
 			ok, bytes := inWindow(s.T, o, lo, hi)
@@ -106,7 +107,7 @@ func opOrder(name string) int {
 	return 1 << 10
 }
 
-func (t *OpTotal) add(o OpSecond) error {
+func (t *OpTotal) add(o OpSecond, c *histCodec) error {
 	t.Ops += o.Ops
 	t.Bytes += o.Bytes
 	t.Dropped += o.Dropped
@@ -119,15 +120,13 @@ func (t *OpTotal) add(o OpSecond) error {
 		errs += n
 	}
 	t.OK += o.Ops - errs
-	var err error
-	if t.mergedLat, err = mergeEncoded(t.mergedLat, o.Latency); err != nil {
+	if err := c.addEncoded(&t.mergedLat, o.Latency); err != nil {
 		return err
 	}
-	if t.ttf, err = mergeEncoded(t.ttf, o.TTFB); err != nil {
+	if err := c.addEncoded(&t.ttf, o.TTFB); err != nil {
 		return err
 	}
-	t.rsp, err = mergeEncoded(t.rsp, o.Response)
-	return err
+	return c.addEncoded(&t.rsp, o.Response)
 }
 
 func (t *OpTotal) finish(window float64) {
@@ -146,21 +145,6 @@ func (t *OpTotal) finish(window float64) {
 	}
 	t.LatencyHist = EncodeHistogram(t.mergedLat)
 	t.mergedLat, t.ttf, t.rsp = nil, nil, nil
-}
-
-func mergeEncoded(dst *hdr.Histogram, enc string) (*hdr.Histogram, error) {
-	if enc == "" {
-		return dst, nil
-	}
-	h, err := DecodeHistogram(enc)
-	if err != nil {
-		return dst, err
-	}
-	if dst == nil {
-		return h, nil
-	}
-	dst.Merge(h)
-	return dst, nil
 }
 
 func percentiles(h *hdr.Histogram) Percentiles {
