@@ -53,6 +53,7 @@ type shard struct {
 	series *Series
 	mu     sync.Mutex
 	slots  [2]secSlot
+	phases [NumOps]*opPhases // for the whole step; nil until an op records phases
 }
 
 // slot returns the shard's slot for sec, handing the older slot over to
@@ -132,6 +133,14 @@ func (r *Recorder) Record(res *Result) {
 		}
 		if r.open {
 			b.resp = recordInto(b.resp, res.End.Sub(res.Intended))
+		}
+		if res.Phases != nil {
+			p := r.sh.phases[res.Op]
+			if p == nil {
+				p = &opPhases{}
+				r.sh.phases[res.Op] = p
+			}
+			p.record(res.Phases)
 		}
 	}
 	r.sh.mu.Unlock()

@@ -49,6 +49,7 @@ func WriteTable(w io.Writer, r *result.Run) error {
 	all := rows(r)
 	writeWorkers(w, r)
 	writeTTFB(w, all)
+	writePhases(w, r)
 	writeResponse(w, all)
 	writeErrors(w, all)
 	fmt.Fprintln(w, "latencies in ms; OPS/S and THROUGHPUT: successful ops, and their bytes, that ended in the step's window, over its length (each step's line states it)")
@@ -194,7 +195,9 @@ func writeStepLine(w io.Writer, s *result.Step) {
 	if ops > 0 {
 		line += fmt.Sprintf(" (%.3f s per 1,000 ops)", cpu/float64(ops)*1000)
 	}
-	if s.Requests > 0 {
+	if c := connectionsClause(s.Connections); c != "" {
+		line += c
+	} else if s.Requests > 0 {
 		line += fmt.Sprintf("; %d new connections for %d requests", s.ConnsDialed, s.Requests)
 	}
 	fmt.Fprintln(w, line)

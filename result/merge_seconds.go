@@ -42,6 +42,9 @@ func mergeStream(streams []*Stream, shifts []int64) (Stream, error) {
 	}
 	out.Seconds = secs.seconds()
 	out.Outages = mergeOutages(streams, shifts)
+	if err := mergeStreamPhases(&out, streams); err != nil {
+		return Stream{}, err
+	}
 	w := Window{}
 	if !(hi > lo) { // short steps of fixed work (prepare, cleanup): the workers' windows never met
 		lo, hi = ulo, uhi

@@ -98,7 +98,7 @@ func inWindow(t int64, o OpSecond, lo, hi int64) (ok, bytes float64) {
 
 // opOrder is the order tables list ops in.
 func opOrder(name string) int {
-	for i, n := range []string{"PUT", "GET", "STAT", "DELETE", "LIST", "MULTIPART", "RANGE-GET"} {
+	for i, n := range []string{"PUT", "GET", "STAT", "DELETE", "LIST", "MULTIPART", "RANGE-GET", "COPY", "PART-COPY", "DELETE-BATCH", "LIST-VERSIONS", "CAS"} {
 		if n == name {
 			return i
 		}

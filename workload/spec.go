@@ -116,6 +116,8 @@ type Stream struct {
 	Fsync     bool `json:"fsync,omitempty"`
 	SyncAtEnd bool `json:"sync_at_end,omitempty"`
 	Data      Data `json:"data,omitzero"`
+	// S3 are the stream's S3 request options (nil: plain requests).
+	S3 *S3Options `json:"s3,omitempty"`
 	// Sweep holds per-step values of fields other than concurrency.
 	Sweep *Sweep `json:"sweep,omitempty"`
 	// Storage overrides the workload's storage for this stream (COSBench
