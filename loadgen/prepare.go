@@ -96,6 +96,9 @@ func (r *runState) mainStream(ctx context.Context, s *streamRun, sp workload.Str
 		if err != nil {
 			return nil, err
 		}
+		if err := r.checkVersioned(ctx, sp, space.stores); err != nil {
+			return nil, err
+		}
 		if op == metrics.OpMultipart && slices.ContainsFunc(space.stores, func(st storage.Store) bool { _, ok := st.(storage.Multiparter); return !ok }) {
 			return nil, fmt.Errorf("stream %s: multipart needs a store with multipart uploads (S3), not this one", sp.Name)
 		}

@@ -101,6 +101,10 @@ type runState struct {
 	cleanupNotes []string // what the run could not clean up
 	abortAll     context.CancelFunc
 	book         objectBook // ETags and versions this run's writes returned, when some op needs them
+	versioned    bool       // some stream works in a versioned bucket
+	// versionedStores are the stores known to keep versions.
+	versionedStores map[storage.Store]bool
+	stepNotes       []string // notes for the step being built (cleanup)
 }
 
 // abort stops the run (the first reason wins): no more steps but cleanup.
@@ -145,6 +149,7 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 		blocks: map[float64]*payload.Block{}, ratios: map[string]float64{}, written: map[string][2]int64{}, maxErrors: cfg.MaxErrors, abortAll: abortAll,
 		drivers: cfg.Spec.DriverRanks()}
 	r.book.wanted = wantsBook(cfg.Spec)
+	r.versioned, r.versionedStores = versionedSpec(cfg.Spec), map[storage.Store]bool{}
 	if err := r.preflight(); err != nil {
 		return nil, err
 	}

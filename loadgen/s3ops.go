@@ -329,3 +329,38 @@ func (w *worker) phases(st storage.Store) *storage.Phases {
 	}
 	return tracedPhases(st, &w.trace)
 }
+
+// maxNotImplemented is how many times in a row a target may answer an op
+// "not implemented" before the stream stops issuing that op for the step:
+// the count is clear by then, and more requests would be an error storm.
+const maxNotImplemented = 100
+
+// stopNotImplemented is why a stream whose every op is off stopped.
+const stopNotImplemented = "not implemented by this target"
+
+// outcome reports whether the op's error is an answer of the target
+// rather than a failure (storage.Outcome), and turns an op off after
+// maxNotImplemented answers "not implemented" in a row.
+func (w *worker) outcome(t task) bool {
+	class := storage.ErrorClass(w.res.Err)
+	if d := t.def; d != nil {
+		if class == storage.ClassNotImpl {
+			if d.notImpl.Add(1) >= maxNotImplemented {
+				d.off.Store(true)
+			}
+		} else if d.notImpl.Load() != 0 {
+			d.notImpl.Store(0)
+		}
+	}
+	return storage.Outcome(class)
+}
+
+// allOff reports whether every op of the mix is off.
+func (s *streamWork) allOff() bool {
+	for _, d := range s.ops {
+		if !d.off.Load() {
+			return false
+		}
+	}
+	return len(s.ops) > 0
+}

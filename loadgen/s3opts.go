@@ -83,7 +83,7 @@ func ReadSSECKey(path string) ([]byte, error) {
 type objectBook struct {
 	wanted bool // set before the run: some op needs it
 	mu     sync.Mutex
-	tags map[string]storage.ObjectInfo // ETag and VersionID only
+	tags   map[string]storage.ObjectInfo // ETag and VersionID only
 }
 
 func (b *objectBook) remember(key string, info storage.ObjectInfo) {

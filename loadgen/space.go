@@ -105,6 +105,10 @@ type opDef struct {
 	idxSeq  atomic.Uint64  // cursor of a sequential index selector
 	bktSeq  atomic.Uint64  // cursor of a sequential bucket selector
 	sizeSeq atomic.Uint64  // cursor of a sequential size selector
+	// notImpl counts the op's consecutive answers "not implemented by
+	// this target"; past maxNotImplemented the op is off for the step.
+	notImpl atomic.Int64
+	off     atomic.Bool
 }
 
 // opSampler draws one worker's indices, buckets and sizes for an opDef.

@@ -46,6 +46,7 @@ type task struct {
 	pool  *keyPool
 	check *payload.Verifier // for reads of the op's space
 	src   *corpus.Item      // PUT: the bytes to write, instead of generated ones
+	def   *opDef            // the mix's op (main stages)
 	from  string            // COPY, PART-COPY: the source key
 	batch []string          // DELETE-BATCH: the keys
 }
@@ -141,7 +142,8 @@ func (w *worker) do(intended time.Time) bool {
 		releaseLeases(t)
 	}
 	w.rec.Record(&w.res)
-	s.count(w.res.Err != nil)
+	answered := w.outcome(t)
+	s.count(w.res.Err != nil && !answered)
 	if w.res.Err == nil && (creates(t.op) || t.op == metrics.OpCAS) && !s.run.wroteAny.Load() {
 		s.run.wroteAny.Store(true)
 	}
@@ -164,7 +166,14 @@ func (w *worker) next() (task, bool) {
 	for range maxPicks {
 		i := s.work.mix.pick(w.rng)
 		d, smp := s.work.ops[i], &w.samplers[i]
-		t := task{op: d.op, store: d.sp.stores[smp.bucket()], check: w.checks[i]}
+		if d.off.Load() {
+			if s.work.allOff() {
+				s.end.finish(stopNotImplemented)
+				return task{}, false
+			}
+			continue
+		}
+		t := task{op: d.op, store: d.sp.stores[smp.bucket()], check: w.checks[i], def: d}
 		if d.sp.pool == nil && t.op != metrics.OpList && t.op != metrics.OpListVersions {
 			return w.numbered(t, d, smp), true
 		}
