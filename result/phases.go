@@ -5,6 +5,8 @@ import (
 	"slices"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/objbench/objbench/storage"
 )
 
 // PhaseNames are the phases of a request in the order they happen, as
@@ -122,4 +124,11 @@ func mergeStreamPhases(out *Stream, streams []*Stream) error {
 	var err error
 	out.Phases, err = MergePhases(parts...)
 	return err
+}
+
+// answered is the op's ops the target answered with a condition that did
+// not hold (412) or an unchanged object (304): measured answers, not
+// failures.
+func (t *OpTotal) answered() int64 {
+	return t.Errors[storage.ClassPrecond] + t.Errors[storage.ClassNotMod]
 }

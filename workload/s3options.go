@@ -220,3 +220,49 @@ func (d *ydec) stringMap(n *yaml.Node, what string) map[string]string {
 	}
 	return out
 }
+
+// storageConnections reads how a storage's connections are made.
+func (d *ydec) storageConnections(f map[string]*yaml.Node, st *Storage) {
+	if v, ok := f["keepalive"]; ok {
+		if b, ok := one(d, v, "keepalive", parseBool); ok {
+			st.KeepAlive = &b
+		}
+	}
+	if v, ok := f["max_conns_per_host"]; ok {
+		n, _ := one(d, v, "max_conns_per_host", parsePositive)
+		st.MaxConnsPerHost = int(min(n, 1<<20))
+	}
+	if v, ok := f["ca_bundle"]; ok {
+		st.CABundle, _ = d.scalar(v, "ca_bundle")
+	}
+	if v, ok := f["insecure"]; ok {
+		st.Insecure, _ = one(d, v, "insecure", parseBool)
+	}
+	if v, ok := f["tls_resumption"]; ok {
+		if b, ok := one(d, v, "tls_resumption", parseBool); ok {
+			st.NoTLSResumption = !b
+		}
+	}
+}
+
+// Connections describes how the storage's connections are made ("" the
+// defaults).
+func (s *Storage) Connections() string {
+	var parts []string
+	if s.KeepAlive != nil && !*s.KeepAlive {
+		parts = append(parts, "a new connection per request (keepalive off)")
+	}
+	if s.MaxConnsPerHost > 0 {
+		parts = append(parts, fmt.Sprintf("at most %d connections to the host", s.MaxConnsPerHost))
+	}
+	if s.CABundle != "" {
+		parts = append(parts, "CA bundle "+s.CABundle)
+	}
+	if s.Insecure {
+		parts = append(parts, "TLS certificates not verified (insecure)")
+	}
+	if s.NoTLSResumption {
+		parts = append(parts, "no TLS session resumption")
+	}
+	return strings.Join(parts, ", ")
+}

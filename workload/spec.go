@@ -55,6 +55,13 @@ type Storage struct {
 	SecretKey  string        `json:"-"`
 	// Credentials is true when the file holds keys (which are not recorded).
 	Credentials bool `json:"credentials_in_file,omitempty"`
+	// How connections are made (flags --keepalive, --max-conns-per-host,
+	// --ca-bundle, --insecure, --tls-resumption override them).
+	KeepAlive       *bool  `json:"keepalive,omitempty"` // nil: on
+	MaxConnsPerHost int    `json:"max_conns_per_host,omitempty"`
+	CABundle        string `json:"ca_bundle,omitempty"`
+	Insecure        bool   `json:"insecure,omitempty"`
+	NoTLSResumption bool   `json:"no_tls_resumption,omitempty"`
 	Pos         Pos  `json:"-"`
 }
 
