@@ -62,7 +62,7 @@ type Storage struct {
 	CABundle        string `json:"ca_bundle,omitempty"`
 	Insecure        bool   `json:"insecure,omitempty"`
 	NoTLSResumption bool   `json:"no_tls_resumption,omitempty"`
-	Pos         Pos  `json:"-"`
+	Pos             Pos    `json:"-"`
 }
 
 // Stage is a set of streams that run together. With a sweep the stage runs

@@ -16,7 +16,7 @@ var (
 	specFields    = []string{"name", "description", "storage", "stages"}
 	storageFields = []string{"type", "endpoint", "region", "addressing", "path_style", "timeout",
 		"keepalive", "max_conns_per_host", "ca_bundle", "insecure", "tls_resumption"}
-	stageFields   = []string{"name", "kind", "streams", "delay", "buckets", "on_error", "max_error_ratio"}
+	stageFields = []string{"name", "kind", "streams", "delay", "buckets", "on_error", "max_error_ratio"}
 )
 
 // DecodeYAML reads a YAML workload. Every problem comes back in one joined
