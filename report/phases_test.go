@@ -14,11 +14,11 @@ func withPhases(t *testing.T, tlsUS int64) *result.Run {
 	r := tableResult(t)
 	st := &r.Steps[1]
 	var ph [result.NumPhases]string
-	ph[2] = histogram(t, 0, 0, 0, 300)                      // connect: one request in four on a new connection
+	ph[2] = histogram(t, 0, 0, 0, 300)                        // connect: one request in four on a new connection
 	ph[3] = histogram(t, tlsUS, tlsUS, tlsUS, tlsUS, 9*tlsUS) // tls
-	ph[4] = histogram(t, 20, 25, 30)                         // send
-	ph[5] = histogram(t, 600, 650, 700, 5000)                // wait
-	ph[6] = histogram(t, 90, 95)                             // receive
+	ph[4] = histogram(t, 20, 25, 30)                          // send
+	ph[5] = histogram(t, 600, 650, 700, 5000)                 // wait
+	ph[6] = histogram(t, 90, 95)                              // receive
 	st.Streams[0].Phases = []result.OpPhases{{Op: "GET", Requests: 1185, NewConns: 12, Phases: ph}}
 	st.Connections = &result.Connections{Requests: 1520, Opened: 12, Reused: 1508, TLSHandshakes: 12, TLSResumed: 10}
 	return r
