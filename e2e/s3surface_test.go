@@ -362,3 +362,26 @@ func startServer(t *testing.T, args ...string) (env []string, endpoint string) {
 	go func() { _, _ = io.Copy(io.Discard, out) }()
 	return env, endpoint
 }
+
+// The shoot-out measures what each tool computes over an upload (a
+// recorder on 127.0.0.1 sees its headers) and runs objbench with the
+// same checksum: against MinIO, which verifies it, the run succeeds and
+// the notes say objbench computed crc32 like the aws CLI.
+func TestToolsChecksumsLikeWithLike(t *testing.T) {
+	tools := "objbench"
+	if _, err := exec.LookPath("aws"); err == nil || os.Getenv("OBJBENCH_REQUIRE_TOOLS") != "" {
+		tools += ",aws"
+	}
+	_, st, flags, env := minioEnv(t)
+	dir := t.TempDir()
+	r := objbench(t, dir, env, append([]string{"tools", "--tools", tools, "--files", "2x1MiB", "--threads", "1", "--checksum", "crc32"}, flags...)...).mustSucceed(t)
+	if !strings.Contains(r.stdout, "objbench computes over each upload: crc32 header") {
+		t.Errorf("objbench's checksum not measured:\n%s", r.stdout)
+	}
+	if strings.Contains(tools, "aws") && !strings.Contains(r.stdout, "aws computes over each upload: crc32") {
+		t.Errorf("the aws CLI's checksum not measured:\n%s", r.stdout)
+	}
+	if keys := listAll(t, st); len(keys) != 0 {
+		t.Errorf("the shoot-out left %v in the bucket", keys)
+	}
+}
