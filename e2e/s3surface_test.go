@@ -131,8 +131,9 @@ func TestS3SurfaceAgainstMinIOOverTLS(t *testing.T) {
 	t.Run("conditional get answers 304", func(t *testing.T) {
 		res, r := runOp(t, "cond", "get", "--conditional-get")
 		tot := mainTotal(t, res, "GET")
-		if tot.Ops != 60 || tot.Errors[storage.ClassNotMod] != 60 {
-			t.Errorf("conditional GETs of unchanged objects: %d ops, errors %v", tot.Ops, tot.Errors)
+		if tot.Ops != 60 || tot.Errors[storage.ClassNotMod] != 60 || tot.Latency.Count != 60 || tot.OpsPerSec == 0 {
+			t.Errorf("conditional GETs of unchanged objects: %d ops, errors %v, %d timed, %.0f/s (304s are timed answers)",
+				tot.Ops, tot.Errors, tot.Latency.Count, tot.OpsPerSec)
 		}
 		if !strings.Contains(r.stdout, "60 not_modified") {
 			t.Errorf("the table does not name the 304s:\n%s", r.stdout)

@@ -114,12 +114,18 @@ func (r *Recorder) Record(res *Result) {
 	r.sh.mu.Lock()
 	b := &r.sh.slot(sec).ops[res.Op]
 	b.ops++
+	answered := false
 	if res.Err != nil {
 		if b.errs == nil {
 			b.errs = make(map[string]int64, 4)
 		}
-		b.errs[storage.ErrorClass(res.Err)]++
-	} else {
+		class := storage.ErrorClass(res.Err)
+		b.errs[class]++
+		// A 412 or 304 is the answer a conditional request asked for:
+		// timed, and in the window's rate, like a success.
+		answered = result.AnsweredClass(class)
+	}
+	if res.Err == nil || answered {
 		b.bytes += res.Bytes
 		if b.ticks == nil {
 			b.ticks = new(result.TickCounts)

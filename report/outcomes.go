@@ -27,10 +27,10 @@ func Failures(t result.OpTotal) int64 {
 func writeOutcomes(w io.Writer, x row) {
 	where := fmt.Sprintf("%s %s conc %d", stageName(x.step), x.t.Op, x.stream.Concurrency)
 	if n := x.t.Errors[storage.ClassPrecond]; n > 0 {
-		fmt.Fprintf(w, "outcomes %s: %d precondition_failed (412: the condition did not hold, nothing written; not failures)\n", where, n)
+		fmt.Fprintf(w, "outcomes %s: %d precondition_failed (412: the condition did not hold, nothing written; not failures: timed and in OPS/S like successes)\n", where, n)
 	}
 	if n := x.t.Errors[storage.ClassNotMod]; n > 0 {
-		fmt.Fprintf(w, "outcomes %s: %d not_modified (304: unchanged, nothing transferred; not failures)\n", where, n)
+		fmt.Fprintf(w, "outcomes %s: %d not_modified (304: unchanged, nothing transferred; not failures: timed and in OPS/S like successes)\n", where, n)
 	}
 	if n := x.t.Errors[storage.ClassNotImpl]; n > 0 {
 		fmt.Fprintf(w, "not implemented by this target: %s %d (not_implemented; the op stops after %d in a row)\n", where, n, 100)

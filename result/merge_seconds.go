@@ -99,7 +99,8 @@ func (m *secondMerger) add(t int64, o OpSecond, shift int64) error {
 		center = 0
 	}
 	c := m.op(center, o.Op)
-	okOps := o.OK()
+	okOps := o.Answered() // what the ticks hold
+
 	if o.Ticks != nil {
 		var ok, bytes int64
 		for k := range TicksPerSecond {
@@ -127,7 +128,9 @@ func (m *secondMerger) add(t int64, o OpSecond, shift int64) error {
 			c.Errors = map[string]int64{}
 		}
 		c.Errors[class] += n
-		c.Ops += n
+		if !AnsweredClass(class) { // answered ops are in okOps
+			c.Ops += n
+		}
 	}
 	c.Dropped += o.Dropped
 	var err error

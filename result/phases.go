@@ -126,6 +126,18 @@ func mergeStreamPhases(out *Stream, streams []*Stream) error {
 	return err
 }
 
+// AnsweredClass reports whether an error class is a conditional
+// request's answer (412: the condition did not hold, 304: not modified):
+// such ops are timed and counted in the window's rate like successes,
+// and listed by class apart from failures.
+func AnsweredClass(class string) bool { return class == storage.ClassPrecond || class == storage.ClassNotMod }
+
+// Answered is the second's successful ops plus those answered 412 or
+// 304: the ops its ticks, latency histograms and window rate hold.
+func (o *OpSecond) Answered() int64 {
+	return o.OK() + o.Errors[storage.ClassPrecond] + o.Errors[storage.ClassNotMod]
+}
+
 // answered is the op's ops the target answered with a condition that did
 // not hold (412) or an unchanged object (304): measured answers, not
 // failures.

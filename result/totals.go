@@ -82,7 +82,7 @@ func Summarize(secs []Second, w Window) ([]OpTotal, error) {
 func inWindow(t int64, o OpSecond, lo, hi int64) (ok, bytes float64) {
 	first := t * TicksPerSecond
 	from, to := max(lo, first), min(hi, first+TicksPerSecond)
-	okOps := o.OK()
+	okOps := o.Answered()
 	switch {
 	case to <= from:
 		return 0, 0
