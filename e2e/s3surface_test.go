@@ -283,7 +283,7 @@ func TestEmbeddedServerNotImplementedIsCounted(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "r.json")
 	r := objbench(t, dir, nil, "put", "--checksum", "sha256", "--size", "4KiB", "--ops", "1000", "--concurrency", "2", "--out", out)
-	if r.code != 1 || !strings.Contains(r.stdout, "not implemented by this target: main PUT conc 2") {
+	if r.code != 1 || !strings.Contains(r.stdout, "not implemented by this target: main PUT conc 2") || !strings.Contains(r.stderr, "the target does not implement what the run asked for") {
 		t.Fatalf("exit %d, stdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
 	tot := mainTotal(t, readResult(t, out), "PUT")
