@@ -386,3 +386,41 @@ func TestToolsChecksumsLikeWithLike(t *testing.T) {
 		t.Errorf("the shoot-out left %v in the bucket", keys)
 	}
 }
+
+// Presigned GETs under a connection cap: every request waits for one of
+// two connections (conn-wait) and is fetched by URL; a versioned run on a
+// bucket that keeps no versions stops before writing anything.
+func TestPresignCapAndVersionedRefusal(t *testing.T) {
+	_, st, flags, env := minioEnv(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "p.json")
+	objbench(t, dir, env, append([]string{"get", "--presign", "--max-conns-per-host", "2", "--size", "4KiB", "--ops", "200",
+		"--concurrency", "8", "--out", out}, flags...)...).mustSucceed(t)
+	res := readResult(t, out)
+	if tot := mainTotal(t, res, "GET"); tot.OK != 200 {
+		t.Errorf("presigned GETs: %d of %d ok, errors %v", tot.OK, tot.Ops, tot.Errors)
+	}
+	p, conns := mainPhases(t, res, "GET")
+	if phaseQuantile(t, p, "conn-wait", 50) == 0 || conns == nil || conns.Opened > 2 || res.Target.MaxConnsPerHost != 2 {
+		t.Errorf("8 workers on 2 connections: conn-wait p50 %d µs, connections %+v, recorded cap %d",
+			phaseQuantile(t, p, "conn-wait", 50), conns, res.Target.MaxConnsPerHost)
+	}
+	if len(res.Target.Requests) == 0 || !strings.Contains(res.Target.Requests[0], "presign") {
+		t.Errorf("the result does not record presigned GETs: %v", res.Target.Requests)
+	}
+	r := objbench(t, dir, env, append([]string{"put", "--versioned", "--ops", "10", "--out", filepath.Join(dir, "v.json")}, flags...)...)
+	if r.code == 0 || !strings.Contains(r.stderr, "its bucket does not keep versions") {
+		t.Errorf("a versioned run on an unversioned bucket: exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	r = objbench(t, dir, env, append([]string{"get", "--versioned", "--ops", "10", "--out", filepath.Join(dir, "v2.json")}, flags...)...)
+	if r.code == 0 || !strings.Contains(r.stderr, "its bucket does not keep versions") {
+		t.Errorf("a versioned get on an unversioned bucket: exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	r = objbench(t, dir, env, append([]string{"get", "--addressing", "virtual", "--ops", "10", "--out", filepath.Join(dir, "a.json")}, flags...)...)
+	if r.code != 2 || !strings.Contains(r.stderr, "--addressing virtual: virtual-host addressing needs an endpoint with a host name") {
+		t.Errorf("virtual-host addressing of an IP endpoint: exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	if keys := listAll(t, st); len(keys) != 0 {
+		t.Errorf("the refused runs left %v", keys)
+	}
+}

@@ -22,6 +22,9 @@ func (r *runState) prepareStream(ctx context.Context, s *streamRun, sp workload.
 	if err != nil {
 		return nil, err
 	}
+	if err := r.checkVersioned(ctx, sp, space.stores); err != nil {
+		return nil, err
+	}
 	// A run split across processes prepares each object once: this
 	// worker its contiguous part; the others' objects join its pool for
 	// reads once everyone is done (keyPool.adopt).

@@ -176,6 +176,9 @@ func openS3(ctx context.Context, c TargetConfig, sc s3.Config) (*Target, error) 
 	sc.VirtualHost = c.Addressing == "virtual"
 	sc.NoKeepAlive, sc.NoTLSResumption, sc.MaxConnsPerHost = c.NoKeepAlive, c.NoTLSResumption, c.MaxConnsPerHost
 	st, err := s3.New(ctx, sc)
+	if err != nil && sc.VirtualHost && strings.Contains(err.Error(), "virtual-host") {
+		return nil, configErrorf("--addressing virtual: %v (--addressing path or auto addresses it)", strings.TrimPrefix(err.Error(), "s3: "))
+	}
 	if err != nil {
 		return nil, err
 	}
