@@ -342,7 +342,10 @@ const stopNotImplemented = "not implemented by this target"
 // rather than a failure (storage.Outcome), and turns an op off after
 // maxNotImplemented answers "not implemented" in a row.
 func (w *worker) outcome(t task) bool {
-	class := storage.ErrorClass(w.res.Err)
+	class := ""
+	if w.res.Err != nil { // ErrorClass allocates, even for nil
+		class = storage.ErrorClass(w.res.Err)
+	}
 	if d := t.def; d != nil {
 		if class == storage.ClassNotImpl {
 			if d.notImpl.Add(1) >= maxNotImplemented {
