@@ -266,3 +266,19 @@ func (s *Storage) Connections() string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// validateS3Ops lists what the stream's mix and S3 options cannot do
+// together.
+func (s Stream) validateS3Ops(p *problems, where string) {
+	ranged := s.RangeSize > 0 || (s.Sweep != nil && len(s.Sweep.RangeSizes) > 0)
+	for _, m := range s.Mix {
+		op, _ := CanonicalOp(m.Op)
+		ranged = ranged || op == OpRangeGet
+		if op == OpCAS && s.Data.Verify {
+			p.add(s.Pos, where, "cas writes fresh bytes each time (so that a lost swap shows), which reads cannot verify: not with verify")
+		}
+	}
+	if s.S3 != nil && s.S3.VerifyChecksum && ranged {
+		p.add(s.Pos, where, "s3 verify_checksum checks whole objects: not with ranged reads (range_size, range-get)")
+	}
+}

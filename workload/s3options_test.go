@@ -76,3 +76,16 @@ func TestS3OptionsProblems(t *testing.T) {
 		}
 	}
 }
+
+func TestS3OpsThatDoNotGoTogether(t *testing.T) {
+	for _, c := range []struct{ stream, want string }{
+		{"ops: {cas: 100}\n    verify: true", "cas writes fresh bytes"},
+		{"ops: {get: 100}\n    range_size: 1KiB\n    s3: {verify_checksum: true}", "verify_checksum checks whole objects"},
+	} {
+		doc := "stages:\n  - kind: main\n    duration: 1s\n    objects: {prefix: w/}\n    " + c.stream + "\n"
+		_, _, err := workload.Decode("p.yaml", []byte(doc))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q", c.stream, err, c.want)
+		}
+	}
+}

@@ -123,6 +123,7 @@ func (s Stream) validate(p *problems, where string, kind StageKind) {
 		s.Storage.validate(p)
 	}
 	s.S3.validate(p, s.Pos, where)
+	s.validateS3Ops(p, where)
 }
 
 func (s Stream) validateMix(p *problems, where string) {
