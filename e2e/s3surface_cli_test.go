@@ -162,3 +162,28 @@ func TestPresignCapAndVersionedRefusal(t *testing.T) {
 		t.Errorf("the refused runs left %v", keys)
 	}
 }
+
+// --batch-cleanup deletes the run's objects with DeleteObjects, 1,000 of
+// the listed keys a request, on MinIO and on the embedded server, and
+// leaves what the run did not write.
+func TestBatchCleanup(t *testing.T) {
+	_, st, flags, env := minioEnv(t)
+	if _, err := st.Put(context.Background(), "keep/me", strings.NewReader("precious"), 8, storage.PutOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for name, fl := range map[string][]string{"minio": flags, "embedded": nil} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			out := filepath.Join(dir, "r.json")
+			objbench(t, dir, env, append([]string{"put", "--size", "1KiB", "--ops", "1200", "--concurrency", "4", "--batch-cleanup", "--out", out}, fl...)...).mustSucceed(t)
+			res := readResult(t, out)
+			ops, ok, _ := res.OpTotals(result.KindCleanup, "DELETE-BATCH")
+			if ops != 2 || ok != 2 || !res.CleanedUp {
+				t.Errorf("cleanup of 1200 objects: %d DeleteObjects requests, %d ok, cleaned up %v (%s)", ops, ok, res.CleanedUp, res.CleanupNote)
+			}
+		})
+	}
+	if keys := listAll(t, st); len(keys) != 1 || keys[0] != "keep/me" {
+		t.Errorf("the bucket holds %v after the runs, want only keep/me", keys)
+	}
+}

@@ -48,12 +48,5 @@ func (t *targetOptions) describeConnections() string {
 		off := false
 		st.KeepAlive = &off
 	}
-	s := st.Connections()
-	if t.addressing != "" && t.addressing != "auto" {
-		if s != "" {
-			s = ", " + s
-		}
-		s = t.addressing + "-style addressing" + s
-	}
-	return s
+	return st.Connections() // addressing: the plan's storage line says it
 }
