@@ -3,6 +3,7 @@ package loadgen
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"time"
 
@@ -23,7 +24,7 @@ const presignExpiry = 15 * time.Minute
 // errNoCapability: the store lacks what the op needs (a file system has
 // no copies, versions or batch deletes): counted as not implemented.
 func errNoCapability(what string) error {
-	return &storage.OpError{Op: what, Err: errors.New("this store has no " + what + ": " + storage.ErrNotImplemented.Error())}
+	return &storage.OpError{Op: what, Err: fmt.Errorf("this store has no %s: %w", what, storage.ErrNotImplemented)}
 }
 
 // book is the run's memory of ETags and versions, when a stream needs it.
