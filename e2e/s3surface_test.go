@@ -119,6 +119,18 @@ func TestS3SurfaceAgainstMinIOOverTLS(t *testing.T) {
 			t.Errorf("no phases table or TLS handshake count in the output:\n%s", r.stdout)
 		}
 	})
+	t.Run("SSE-S3, storage class; multipart with a checksum trailer and SSE-KMS", func(t *testing.T) {
+		res, _ := runOp(t, "sses3", "put", "--sse", "s3", "--storage-class", "STANDARD")
+		if tot := mainTotal(t, res, "PUT"); tot.OK != 60 {
+			t.Errorf("SSE-S3 PUTs: %d of %d ok, errors %v", tot.OK, tot.Ops, tot.Errors)
+		}
+		out := filepath.Join(dir, "mpu.json")
+		objbench(t, dir, env, append([]string{"mixed", "--mix", "multipart=1", "--size", "12MiB", "--ops", "4", "--concurrency", "2",
+			"--checksum", "crc32c/trailer", "--sse", "kms:" + m.KMSKeyID, "--out", out}, flags...)...).mustSucceed(t)
+		if tot := mainTotal(t, readResult(t, out), "MULTIPART"); tot.OK != 4 || tot.Bytes != 4*12<<20 {
+			t.Errorf("multipart uploads with a checksum trailer and SSE-KMS: %d of %d ok, %d bytes, errors %v", tot.OK, tot.Ops, tot.Bytes, tot.Errors)
+		}
+	})
 	t.Run("get verifies checksums", func(t *testing.T) {
 		res, _ := runOp(t, "getsum", "get", "--checksum", "sha256", "--verify-checksum")
 		if tot := mainTotal(t, res, "GET"); tot.OK != 60 {
