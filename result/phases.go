@@ -130,7 +130,9 @@ func mergeStreamPhases(out *Stream, streams []*Stream) error {
 // request's answer (412: the condition did not hold, 304: not modified):
 // such ops are timed and counted in the window's rate like successes,
 // and listed by class apart from failures.
-func AnsweredClass(class string) bool { return class == storage.ClassPrecond || class == storage.ClassNotMod }
+func AnsweredClass(class string) bool {
+	return class == storage.ClassPrecond || class == storage.ClassNotMod
+}
 
 // Answered is the second's successful ops plus those answered 412 or
 // 304: the ops its ticks, latency histograms and window rate hold.
