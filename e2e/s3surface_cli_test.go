@@ -50,31 +50,35 @@ func TestPhasesOverTLSAgainstServer(t *testing.T) {
 	if !strings.HasPrefix(endpoint, "https://") || ca == "" {
 		t.Fatalf("server --tls printed %v", env)
 	}
-	dir := t.TempDir()
-	out := filepath.Join(dir, "r.json")
-	r := objbench(t, dir, env, "get", "--bucket", "shared", "--size", "4KiB", "--objects", "8", "--ops", "80",
-		"--concurrency", "2", "--keepalive=false", "--out", out).mustSucceed(t)
-	res := readResult(t, out)
-	p, conns := mainPhases(t, res, "GET")
-	if p.Requests != 80 || p.NewConns != 80 || conns == nil || conns.TLSHandshakes != 80 || conns.Reused != 0 {
-		t.Errorf("GET phases: %d requests, %d new connections; step connections %+v", p.Requests, p.NewConns, conns)
-	}
-	for _, ph := range []string{"connect", "tls", "wait"} {
-		if phaseQuantile(t, p, ph, 50) == 0 {
-			t.Errorf("phase %s: p50 0 with a new TLS connection per request", ph)
-		}
-	}
-	if res.Target.TLS == "" || !strings.Contains(res.Target.TLS, "verified") {
-		t.Errorf("target TLS %q", res.Target.TLS)
-	}
-	var row string
-	for _, l := range strings.Split(r.stdout, "\n") {
-		if strings.HasPrefix(l, "main") && strings.Contains(l, " / ") {
-			row = l
-		}
-	}
-	if f := strings.Fields(row); len(f) < 12 || f[4] != "80" {
-		t.Errorf("no 'where the time goes' row for main GET with 80 new connections:\n%s", r.stdout)
+	for _, client := range []string{"direct", "std"} { // both HTTP clients record the same phases
+		t.Run(client, func(t *testing.T) {
+			dir := t.TempDir()
+			out := filepath.Join(dir, "r.json")
+			r := objbench(t, dir, env, "get", "--bucket", "shared", "--size", "4KiB", "--objects", "8", "--ops", "80",
+				"--concurrency", "2", "--keepalive=false", "--http-client", client, "--out", out).mustSucceed(t)
+			res := readResult(t, out)
+			p, conns := mainPhases(t, res, "GET")
+			if p.Requests != 80 || p.NewConns != 80 || conns == nil || conns.TLSHandshakes != 80 || conns.Reused != 0 {
+				t.Errorf("GET phases: %d requests, %d new connections; step connections %+v", p.Requests, p.NewConns, conns)
+			}
+			for _, ph := range []string{"connect", "tls", "wait"} {
+				if phaseQuantile(t, p, ph, 50) == 0 {
+					t.Errorf("phase %s: p50 0 with a new TLS connection per request", ph)
+				}
+			}
+			if res.Target.TLS == "" || !strings.Contains(res.Target.TLS, "verified") || res.Target.HTTPClient != client {
+				t.Errorf("target TLS %q, client %q", res.Target.TLS, res.Target.HTTPClient)
+			}
+			var row string
+			for _, l := range strings.Split(r.stdout, "\n") {
+				if strings.HasPrefix(l, "main") && strings.Contains(l, " / ") {
+					row = l
+				}
+			}
+			if f := strings.Fields(row); len(f) < 12 || f[4] != "80" {
+				t.Errorf("no 'where the time goes' row for main GET with 80 new connections:\n%s", r.stdout)
+			}
+		})
 	}
 }
 
