@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"sync"
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
@@ -11,9 +12,7 @@ import (
 
 // opPhases accumulates where one op's requests spent their time over a
 // whole step (not per second: a step's phase histograms cost the same
-// memory however long it runs). Shards hold one each per op that records
-// phases, allocated on first use, so memory grows with neither workers
-// nor seconds.
+// memory however long it runs).
 type opPhases struct {
 	requests, newConns, resumed int64
 	h                           [result.NumPhases]*hdr.Histogram
@@ -46,16 +45,37 @@ func (p *opPhases) merge(src *opPhases) {
 	}
 }
 
+// phaseShards is how many sets of phase histograms a series keeps, each
+// behind its own lock: a fixed number, so that memory grows with neither
+// workers nor CPUs (seven histograms of ~190 KB per op and set), and
+// enough that workers rarely meet on a lock held for seven records.
+const phaseShards = 4
+
+// phaseShard is one set of phase histograms, per op.
+type phaseShard struct {
+	mu  sync.Mutex
+	ops [NumOps]*opPhases // allocated on the op's first record
+}
+
+func (sh *phaseShard) record(op Op, ph *storage.Phases) {
+	sh.mu.Lock()
+	p := sh.ops[op]
+	if p == nil {
+		p = &opPhases{}
+		sh.ops[op] = p
+	}
+	p.record(ph)
+	sh.mu.Unlock()
+}
+
 // Phases is where each op's successful requests spent their time during
 // the step, merged over the shards. Call it once the workers are done.
 func (s *Series) Phases() []result.OpPhases {
-	s.mu.Lock()
-	shards := s.shards
-	s.mu.Unlock()
 	var sum [NumOps]*opPhases
-	for _, sh := range shards {
+	for i := range s.phases {
+		sh := &s.phases[i]
 		sh.mu.Lock()
-		for op, p := range sh.phases {
+		for op, p := range sh.ops {
 			if p == nil {
 				continue
 			}

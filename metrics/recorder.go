@@ -53,7 +53,6 @@ type shard struct {
 	series *Series
 	mu     sync.Mutex
 	slots  [2]secSlot
-	phases [NumOps]*opPhases // for the whole step; nil until an op records phases
 }
 
 // slot returns the shard's slot for sec, handing the older slot over to
@@ -93,6 +92,7 @@ func (sh *shard) flushBefore(sec int64) {
 // worker calls Record; the series reads the span once the worker is done.
 type Recorder struct {
 	sh       *shard
+	ph       *phaseShard
 	open     bool // results have an Intended start of their own (open loop)
 	spanless bool // records no ops, only dropped slots
 	// first and last op end, in ns after the series start, plus one
@@ -140,16 +140,11 @@ func (r *Recorder) Record(res *Result) {
 		if r.open {
 			b.resp = recordInto(b.resp, res.End.Sub(res.Intended))
 		}
-		if res.Phases != nil {
-			p := r.sh.phases[res.Op]
-			if p == nil {
-				p = &opPhases{}
-				r.sh.phases[res.Op] = p
-			}
-			p.record(res.Phases)
-		}
 	}
 	r.sh.mu.Unlock()
+	if res.Phases != nil && (res.Err == nil || answered) {
+		r.ph.record(res.Op, res.Phases)
+	}
 	if r.first.Load() == 0 {
 		r.first.Store(int64(at) + 1)
 	}
