@@ -149,7 +149,7 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 		blocks: map[float64]*payload.Block{}, ratios: map[string]float64{}, written: map[string][2]int64{}, maxErrors: cfg.MaxErrors, abortAll: abortAll,
 		drivers: cfg.Spec.DriverRanks()}
 	r.book.wanted = wantsBook(cfg.Spec)
-	r.versioned, r.versionedStores = versionedSpec(cfg.Spec), map[storage.Store]bool{}
+	r.versioned, r.versionedStores = cfg.Spec.Versioned(), map[storage.Store]bool{}
 	if err := r.preflight(); err != nil {
 		return nil, err
 	}

@@ -10,19 +10,6 @@ import (
 	"github.com/objbench/objbench/workload"
 )
 
-// versionedSpec reports whether some stream of sp works in a versioned
-// bucket (s3 versioned).
-func versionedSpec(sp workload.Spec) bool {
-	for _, st := range sp.Stages {
-		for _, s := range st.Streams {
-			if s.S3 != nil && s.S3.Versioned {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // enableVersioning turns versioning on for a bucket the init stage just
 // created, when the run works in versioned buckets. Versioning is never
 // touched on a bucket this run did not create.

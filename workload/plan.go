@@ -126,6 +126,9 @@ func (p *planWriter) stage(sp Spec, i int, st Stage) {
 		}
 	case KindCleanup:
 		p.cleanup(head, st)
+		if sp.Versioned() {
+			p.line(1, "versioned: every version and delete marker under this run's prefixes, and nothing else, is removed")
+		}
 	default:
 		p.main(head, st)
 	}

@@ -282,3 +282,15 @@ func (s Stream) validateS3Ops(p *problems, where string) {
 		p.add(s.Pos, where, "s3 verify_checksum checks whole objects: not with ranged reads (range_size, range-get)")
 	}
 }
+
+// Versioned reports whether some stream works in a versioned bucket.
+func (sp Spec) Versioned() bool {
+	for _, st := range sp.Stages {
+		for _, s := range st.Streams {
+			if s.S3 != nil && s.S3.Versioned {
+				return true
+			}
+		}
+	}
+	return false
+}
