@@ -83,6 +83,11 @@ func (r *runState) initBuckets(ctx context.Context, st workload.Stage) (result.S
 		}
 		r.created[storeKey(b.st, b.name)] = true
 		res.Notes = append(res.Notes, "created bucket "+b.name)
+		if note, err := r.enableVersioning(ctx, b); err != nil {
+			return res, err
+		} else if note != "" {
+			res.Notes = append(res.Notes, note)
+		}
 	}
 	res.Elapsed = time.Since(res.Start)
 	return res, nil

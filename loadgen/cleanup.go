@@ -40,10 +40,13 @@ func (r *runState) cleanup(ctx context.Context, st workload.Stage) (result.Step,
 			work:    streamWork{block: r.cfg.Block, fixed: fw, sizes: workload.Const(0), sizeSeq: new(atomic.Uint64)},
 			workers: int(max(1, min(r.cfg.Worker.Share(int64(sp.MaxConcurrency())), fw.n)))})
 	}
+	notes := r.stepNotes
+	r.stepNotes = nil
 	if len(runs) == 0 {
-		return result.Step{Stage: st.Name, Kind: string(st.Kind), Start: time.Now()}, nil
+		return result.Step{Stage: st.Name, Kind: string(st.Kind), Start: time.Now(), Notes: notes}, nil
 	}
 	step, err := r.measure(ctx, st, 0, runs)
+	step.Notes = append(notes, step.Notes...)
 	if err == nil {
 		r.sweep(ctx, st, &step)
 	}
@@ -74,6 +77,18 @@ func (r *runState) cleanupWork(ctx context.Context, sp workload.Stream) (fixedWo
 		}
 	}
 	prefix := r.cfg.Namespace + ks.Prefix
+	if r.versioned {
+		// Every version and delete marker the run made, and nothing else.
+		note, err := r.deleteVersions(ctx, stores, prefix)
+		if err != nil {
+			return fixedWork{}, err
+		}
+		if note != "" {
+			r.stepNotes = append(r.stepNotes, note)
+		}
+		r.forgetPools(prefix)
+		return fixedWork{}, nil
+	}
 	var keys []storedKey
 	for _, s := range stores {
 		// The listing is checked, not trusted: a key outside prefix makes
@@ -93,6 +108,9 @@ func (r *runState) cleanupWork(ctx context.Context, sp workload.Stream) (fixedWo
 		}
 	}
 	r.forgetPools(prefix)
+	if n := batchSize(sp); n > 0 {
+		return batchWork(keys, n), nil
+	}
 	return fixedWork{n: int64(len(keys)), at: func(_ *worker, i int64) task {
 		return task{op: metrics.OpDelete, store: keys[i].store, key: keys[i].key}
 	}}, nil

@@ -19,7 +19,7 @@ func (w *worker) multipart(ctx context.Context, t task) (int64, error) {
 	if !ok {
 		return 0, errNoMultipart
 	}
-	id, err := mp.CreateMultipart(ctx, t.key)
+	id, err := w.createUpload(ctx, mp, t.key)
 	if err != nil {
 		return 0, err
 	}
@@ -29,7 +29,7 @@ func (w *worker) multipart(ctx context.Context, t task) (int64, error) {
 	for n := 1; n == 1 || done < t.size; n++ {
 		size := min(ps, t.size-done)
 		w.body.ResetAt(t.seed, done, size)
-		p, err := mp.UploadPart(ctx, t.key, id, n, w.body, size, storage.PutOptions{})
+		p, err := mp.UploadPart(ctx, t.key, id, n, w.body, size, w.partOptions())
 		if err != nil {
 			w.abortUpload(ctx, mp, t.key, id)
 			return done, err
@@ -37,10 +37,12 @@ func (w *worker) multipart(ctx context.Context, t task) (int64, error) {
 		w.parts = append(w.parts, p)
 		done += size
 	}
-	if _, err := mp.CompleteMultipart(ctx, t.key, id, w.parts); err != nil {
+	info, err := mp.CompleteMultipart(ctx, t.key, id, w.parts)
+	if err != nil {
 		w.abortUpload(ctx, mp, t.key, id)
 		return done, err
 	}
+	w.wrote(t.key, info)
 	return done, nil
 }
 
@@ -50,4 +52,13 @@ func (w *worker) abortUpload(ctx context.Context, mp storage.Multiparter, key, i
 	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	_ = mp.AbortMultipart(actx, key, id) // best effort: the op already failed
+}
+
+// partOptions is what each part of an upload carries: the stream's
+// checksum and an SSE-C key (the upload's other options went with its
+// creation).
+func (w *worker) partOptions() storage.PutOptions {
+	o := w.s.work.s3.put
+	w.traced = true
+	return storage.PutOptions{Trace: &w.trace, Checksum: o.Checksum, ChecksumTrailer: o.ChecksumTrailer, Encryption: w.s.work.s3.get.Encryption}
 }

@@ -22,6 +22,9 @@ func (r *runState) prepareStream(ctx context.Context, s *streamRun, sp workload.
 	if err != nil {
 		return nil, err
 	}
+	if err := r.checkVersioned(ctx, sp, space.stores); err != nil {
+		return nil, err
+	}
 	// A run split across processes prepares each object once: this
 	// worker its contiguous part; the others' objects join its pool for
 	// reads once everyone is done (keyPool.adopt).
@@ -96,13 +99,16 @@ func (r *runState) mainStream(ctx context.Context, s *streamRun, sp workload.Str
 		if err != nil {
 			return nil, err
 		}
+		if err := r.checkVersioned(ctx, sp, space.stores); err != nil {
+			return nil, err
+		}
 		if op == metrics.OpMultipart && slices.ContainsFunc(space.stores, func(st storage.Store) bool { _, ok := st.(storage.Multiparter); return !ok }) {
 			return nil, fmt.Errorf("stream %s: multipart needs a store with multipart uploads (S3), not this one", sp.Name)
 		}
-		if p := space.pool; p != nil && (op == metrics.OpPut || op == metrics.OpDelete || op == metrics.OpMultipart) {
+		if p := space.pool; p != nil && changesPool(op) {
 			p.mutable = true
 		}
-		if op == metrics.OpPut || op == metrics.OpMultipart {
+		if creates(op) {
 			r.wrote(space, sp.Data.Compress, sp.OpSizes(m))
 		}
 		s.work.ops = append(s.work.ops, &opDef{op: op, sp: space, sizes: sp.OpSizes(m)})
@@ -130,7 +136,7 @@ func (r *runState) mainStream(ctx context.Context, s *streamRun, sp workload.Str
 	}
 	for _, d := range s.work.ops {
 		d.refills = d.sp.pool != nil && s.putsInto(d.sp.pool)
-		if p := d.sp.pool; p != nil && d.op != metrics.OpList && d.op != metrics.OpPut && d.op != metrics.OpMultipart &&
+		if p := d.sp.pool; p != nil && d.op != metrics.OpList && d.op != metrics.OpListVersions && d.op != metrics.OpPut && d.op != metrics.OpMultipart &&
 			p.count() == 0 && !s.putsInto(p) {
 			return nil, fmt.Errorf("stream %s reads objects under %q, but none exist there: prepare them first", sp.Name, p.prefix)
 		}
@@ -141,7 +147,7 @@ func (r *runState) mainStream(ctx context.Context, s *streamRun, sp workload.Str
 // putsInto reports whether the stream itself adds objects to pool p.
 func (s *streamRun) putsInto(p *keyPool) bool {
 	return slices.ContainsFunc(s.work.ops, func(d *opDef) bool {
-		return d.sp.pool == p && (d.op == metrics.OpPut || d.op == metrics.OpMultipart)
+		return d.sp.pool == p && creates(d.op)
 	})
 }
 

@@ -100,6 +100,11 @@ type runState struct {
 	abortDetail  string
 	cleanupNotes []string // what the run could not clean up
 	abortAll     context.CancelFunc
+	book         objectBook // ETags and versions this run's writes returned, when some op needs them
+	versioned    bool       // some stream works in a versioned bucket
+	// versionedStores are the stores known to keep versions.
+	versionedStores map[storage.Store]bool
+	stepNotes       []string // notes for the step being built (cleanup)
 }
 
 // abort stops the run (the first reason wins): no more steps but cleanup.
@@ -143,6 +148,8 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 	r := &runState{cfg: cfg, pools: map[string]*keyPool{}, stores: map[string]storage.Store{}, created: map[string]bool{}, removed: map[string]bool{},
 		blocks: map[float64]*payload.Block{}, ratios: map[string]float64{}, written: map[string][2]int64{}, maxErrors: cfg.MaxErrors, abortAll: abortAll,
 		drivers: cfg.Spec.DriverRanks()}
+	r.book.wanted = wantsBook(cfg.Spec)
+	r.versioned, r.versionedStores = cfg.Spec.Versioned(), map[storage.Store]bool{}
 	if err := r.preflight(); err != nil {
 		return nil, err
 	}
@@ -296,6 +303,7 @@ func (r *runState) measure(ctx context.Context, st workload.Stage, i int, runs [
 	}
 	u0, s0 := cpuTimes()
 	d0, q0 := r.connStats()
+	c0, _ := r.connections()
 	results := make([]result.Stream, len(runs))
 	errs := make([]error, len(runs))
 	var wg sync.WaitGroup
@@ -328,6 +336,7 @@ func (r *runState) measure(ctx context.Context, st workload.Stage, i int, runs [
 	u1, s1 := cpuTimes()
 	d1, q1 := r.connStats()
 	res.CPUUser, res.CPUSys, res.ConnsDialed, res.Requests = u1-u0, s1-s0, d1-d0, q1-q0
+	res.Connections = r.connectionsSince(c0)
 	return res, nil
 }
 
@@ -377,6 +386,9 @@ func (r *runState) newStream(ctx context.Context, kind workload.StageKind, sp wo
 			rangeSize: sp.RangeSize, partSize: sp.PartSize, verify: sp.Data.Verify, fsync: sp.Fsync}}
 	if s.work.partSize <= 0 {
 		s.work.partSize = workload.DefaultPartSize
+	}
+	if s.work.s3, err = resolveS3(sp.S3); err != nil {
+		return nil, fmt.Errorf("stream %s: %w", sp.Name, err)
 	}
 	if sp.Rate != nil && kind == workload.KindMain {
 		// The schedule is the whole run's; this worker serves slots r, r+N...

@@ -105,6 +105,10 @@ type opDef struct {
 	idxSeq  atomic.Uint64  // cursor of a sequential index selector
 	bktSeq  atomic.Uint64  // cursor of a sequential bucket selector
 	sizeSeq atomic.Uint64  // cursor of a sequential size selector
+	// notImpl counts the op's consecutive answers "not implemented by
+	// this target"; past maxNotImplemented the op is off for the step.
+	notImpl atomic.Int64
+	off     atomic.Bool
 }
 
 // opSampler draws one worker's indices, buckets and sizes for an opDef.
@@ -118,7 +122,7 @@ func (d *opDef) sampler(rng *rand.Rand, wk distributed.Worker) opSampler {
 	s := opSampler{size: d.sizes.Sampler(rng, func() uint64 { return d.sizeSeq.Add(1) - 1 })}
 	if ks := d.sp.ks; ks.Index != nil {
 		s.index = ks.Index.Sampler(rng, func() uint64 { return d.idxSeq.Add(1) - 1 })
-		if writes := d.op == metrics.OpPut || d.op == metrics.OpDelete || d.op == metrics.OpMultipart; writes && !wk.Solo() {
+		if writes := changesPool(d.op) || d.op == metrics.OpCAS; writes && !wk.Solo() {
 			draw, lo, n, r := s.index, ks.Index.Min, int64(wk.N()), int64(wk.Rank)
 			// Of a run split across processes, writes and deletes of
 			// numbered objects keep to this worker's numbers (lo+r,

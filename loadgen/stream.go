@@ -53,6 +53,7 @@ type streamWork struct {
 	partSize  int64
 	verify    bool
 	fsync     bool
+	s3        s3work // S3 request options
 }
 
 // fixedWork is a list of tasks run once each, n of them, made on demand.
@@ -153,7 +154,8 @@ func (s *streamRun) result(stopCtx context.Context) (result.Stream, error) {
 			on(s.name, sec)
 		}
 	}
-	res := result.Stream{Name: s.name, Concurrency: s.workers, StoppedBy: s.end.cause, Seconds: secs, Outages: s.outages.list()}
+	res := result.Stream{Name: s.name, Concurrency: s.workers, StoppedBy: s.end.cause, Seconds: secs, Outages: s.outages.list(),
+		Phases: s.series.Phases()}
 	if s.sched != nil {
 		win = s.sched.window(s.series.Start(), win)
 		res.MaxWorkers, res.PeakWorkers = s.sched.maxWorkers, int(s.sched.started.Load())

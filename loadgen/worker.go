@@ -29,6 +29,10 @@ type worker struct {
 	parts    []storage.Part
 	res      metrics.Result
 	back     backoff // after failures to reach the store
+	traced   bool    // the op passed its store the trace: its phases are the op's
+	url      string  // a presigned GET's URL, signed before the op
+	urlErr   error
+	ids      []storage.ObjectID // a batch delete's
 }
 
 // task is one op to issue.
@@ -42,6 +46,9 @@ type task struct {
 	pool  *keyPool
 	check *payload.Verifier // for reads of the op's space
 	src   *corpus.Item      // PUT: the bytes to write, instead of generated ones
+	def   *opDef            // the mix's op (main stages)
+	from  string            // COPY, PART-COPY: the source key
+	batch []string          // DELETE-BATCH: the keys
 }
 
 func newWorker(s *streamRun, id int) *worker {
@@ -131,12 +138,13 @@ func (w *worker) do(intended time.Time) bool {
 	if !intended.IsZero() {
 		w.res.Intended = intended
 	}
-	if t.pool != nil && (t.op == metrics.OpGet || t.op == metrics.OpStat || t.op == metrics.OpRangeGet) {
-		t.pool.release(t.key)
+	if t.pool != nil {
+		releaseLeases(t)
 	}
 	w.rec.Record(&w.res)
-	s.count(w.res.Err != nil)
-	if w.res.Err == nil && (t.op == metrics.OpPut || t.op == metrics.OpMultipart) && !s.run.wroteAny.Load() {
+	answered := w.outcome(t)
+	s.count(w.res.Err != nil && !answered)
+	if w.res.Err == nil && (creates(t.op) || t.op == metrics.OpCAS) && !s.run.wroteAny.Load() {
 		s.run.wroteAny.Store(true)
 	}
 	w.settleBytes(claim)
@@ -158,8 +166,15 @@ func (w *worker) next() (task, bool) {
 	for range maxPicks {
 		i := s.work.mix.pick(w.rng)
 		d, smp := s.work.ops[i], &w.samplers[i]
-		t := task{op: d.op, store: d.sp.stores[smp.bucket()], check: w.checks[i]}
-		if d.sp.pool == nil && t.op != metrics.OpList {
+		if d.off.Load() {
+			if s.work.allOff() {
+				s.end.finish(stopNotImplemented)
+				return task{}, false
+			}
+			continue
+		}
+		t := task{op: d.op, store: d.sp.stores[smp.bucket()], check: w.checks[i], def: d}
+		if d.sp.pool == nil && t.op != metrics.OpList && t.op != metrics.OpListVersions {
 			return w.numbered(t, d, smp), true
 		}
 		if t, ok := w.nextInPool(t, d, smp); ok {
@@ -190,6 +205,8 @@ func (w *worker) numbered(t task, d *opDef, smp *opSampler) task {
 	case metrics.OpGet, metrics.OpRangeGet:
 		t.size = d.sizes.Min // at least the size: ranges stay inside
 		t.exact = d.exact
+	default:
+		w.numberedS3(&t, d, smp)
 	}
 	return t
 }
@@ -201,7 +218,7 @@ func (w *worker) nextInPool(t task, d *opDef, smp *opSampler) (task, bool) {
 	p, ok := d.sp.pool, true
 	t.pool = p
 	switch t.op {
-	case metrics.OpList:
+	case metrics.OpList, metrics.OpListVersions:
 		t.key = d.sp.prefix
 		return t, true
 	case metrics.OpPut, metrics.OpMultipart:
@@ -209,6 +226,8 @@ func (w *worker) nextInPool(t task, d *opDef, smp *opSampler) (task, bool) {
 		t.size = smp.size()
 	case metrics.OpDelete:
 		t.key, ok = p.take(w.rng)
+	case metrics.OpCopy, metrics.OpPartCopy, metrics.OpDeleteBatch:
+		return w.pooledS3(t, p)
 	default:
 		t.key, t.size, ok = p.pick(w.rng)
 		t.exact = true
@@ -220,7 +239,8 @@ func (w *worker) nextInPool(t task, d *opDef, smp *opSampler) (task, bool) {
 // run performs t and fills w.res with its timing and outcome.
 func (w *worker) run(t task) {
 	s, ctx := w.s, w.s.opCtx
-	w.trace.FirstByte = time.Time{}
+	w.trace, w.traced = storage.Trace{}, false // an op failing before it sends leaves the trace as it was
+	w.presignURL(ctx, t)
 	start := time.Now()
 	var err error
 	var n int64
@@ -238,9 +258,10 @@ func (w *worker) run(t task) {
 		} else {
 			w.body.Reset(t.seed, t.size)
 		}
-		_, err = t.store.Put(ctx, t.key, body, t.size, storage.PutOptions{Trace: &w.trace, Fsync: s.work.fsync})
-		if err == nil {
+		var info storage.ObjectInfo
+		if info, err = t.store.Put(ctx, t.key, body, t.size, w.putOptions()); err == nil {
 			n = t.size
+			w.wrote(t.key, info)
 		}
 	case metrics.OpMultipart:
 		n, err = w.multipart(ctx, t)
@@ -249,23 +270,25 @@ func (w *worker) run(t task) {
 	case metrics.OpRangeGet:
 		n, err = w.get(ctx, t, s.work.rangeSize)
 	case metrics.OpStat:
-		_, err = t.store.Stat(ctx, t.key)
+		err = w.stat(ctx, t)
 	case metrics.OpDelete:
-		err = t.store.Delete(ctx, t.key)
+		err = w.del(ctx, t)
 	case metrics.OpList:
 		err = t.store.List(ctx, t.key, func(storage.ObjectInfo) error { return nil })
+	default:
+		n, err = w.runS3(ctx, t)
 	}
-	if err == nil && t.pool != nil && (t.op == metrics.OpPut || t.op == metrics.OpMultipart) {
+	if err == nil && t.pool != nil && creates(t.op) {
 		t.pool.add(t.key, t.size)
 	}
 	w.res = metrics.Result{Op: t.op, Intended: start, Start: start, FirstByte: w.trace.FirstByte,
-		End: time.Now(), Bytes: n, Err: err}
+		End: time.Now(), Bytes: n, Err: err, Phases: w.phases(t.store)}
 }
 
 // get reads the object, or a random range of rangeLen bytes of it, and
 // with verification on compares every byte with what was written.
 func (w *worker) get(ctx context.Context, t task, rangeLen int64) (int64, error) {
-	o := storage.GetOptions{Trace: &w.trace}
+	o := w.getOptions(t)
 	var off int64
 	if rangeLen > 0 {
 		if t.size > rangeLen {
@@ -275,10 +298,10 @@ func (w *worker) get(ctx context.Context, t task, rangeLen int64) (int64, error)
 		o.Range = &w.rg
 	}
 	if !w.s.work.verify || t.check == nil {
-		return t.store.Get(ctx, t.key, o, io.Discard)
+		return w.read(ctx, t, o, io.Discard)
 	}
 	t.check.Reset(t.seed, off)
-	n, err := t.store.Get(ctx, t.key, o, t.check)
+	n, err := w.read(ctx, t, o, t.check)
 	want := t.size - off // the whole rest of the object, or the range within it
 	if rangeLen > 0 {
 		want = min(rangeLen, want)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/objbench/objbench/result"
+	"github.com/objbench/objbench/storage"
 )
 
 // Op is one kind of storage operation, a small index used on the hot path.
@@ -18,12 +19,17 @@ const (
 	OpStat
 	OpDelete
 	OpList
-	OpMultipart // a whole multipart upload: create, parts, complete
-	OpRangeGet  // a GET of part of an object, as its own op of a mix
-	NumOps      // count of ops, not an op
+	OpMultipart    // a whole multipart upload: create, parts, complete
+	OpRangeGet     // a GET of part of an object, as its own op of a mix
+	OpCopy         // a server-side copy (CopyObject)
+	OpPartCopy     // a multipart upload of one part copied server-side (UploadPartCopy)
+	OpDeleteBatch  // one DeleteObjects request (up to 1,000 keys)
+	OpListVersions // a version listing (ListObjectVersions)
+	OpCAS          // a compare-and-swap PUT (If-Match)
+	NumOps         // count of ops, not an op
 )
 
-var opNames = [NumOps]string{"PUT", "GET", "STAT", "DELETE", "LIST", "MULTIPART", "RANGE-GET"}
+var opNames = [NumOps]string{"PUT", "GET", "STAT", "DELETE", "LIST", "MULTIPART", "RANGE-GET", "COPY", "PART-COPY", "DELETE-BATCH", "LIST-VERSIONS", "CAS"}
 
 func (o Op) String() string {
 	if o < NumOps {
@@ -46,6 +52,16 @@ func ParseOp(s string) (Op, error) {
 		return OpRangeGet, nil
 	case "MULTIPART-WRITE", "MULTIPART-PUT", "MPU":
 		return OpMultipart, nil
+	case "COPY-OBJECT":
+		return OpCopy, nil
+	case "UPLOAD-PART-COPY":
+		return OpPartCopy, nil
+	case "DELETE-OBJECTS", "BATCH-DELETE":
+		return OpDeleteBatch, nil
+	case "LIST-OBJECT-VERSIONS":
+		return OpListVersions, nil
+	case "CAS-PUT":
+		return OpCAS, nil
 	default:
 		for i, n := range opNames {
 			if n == u {
@@ -53,7 +69,7 @@ func ParseOp(s string) (Op, error) {
 			}
 		}
 	}
-	return 0, fmt.Errorf("unknown operation %q (want put, get, stat, delete, list, multipart or range-get)", s)
+	return 0, fmt.Errorf("unknown operation %q (want put, get, stat, delete, list, multipart, range-get, copy, part-copy, delete-batch, list-versions or cas)", s)
 }
 
 // Result is the outcome of one operation.
@@ -67,6 +83,9 @@ type Result struct {
 	End       time.Time
 	Bytes     int64
 	Err       error
+	// Phases, for a network store's op, is where its (last) request
+	// spent its time; nil: not known.
+	Phases *storage.Phases
 }
 
 func micros(d time.Duration) int64 {

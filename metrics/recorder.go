@@ -92,6 +92,7 @@ func (sh *shard) flushBefore(sec int64) {
 // worker calls Record; the series reads the span once the worker is done.
 type Recorder struct {
 	sh       *shard
+	ph       *phaseShard
 	open     bool // results have an Intended start of their own (open loop)
 	spanless bool // records no ops, only dropped slots
 	// first and last op end, in ns after the series start, plus one
@@ -113,12 +114,18 @@ func (r *Recorder) Record(res *Result) {
 	r.sh.mu.Lock()
 	b := &r.sh.slot(sec).ops[res.Op]
 	b.ops++
+	answered := false
 	if res.Err != nil {
 		if b.errs == nil {
 			b.errs = make(map[string]int64, 4)
 		}
-		b.errs[storage.ErrorClass(res.Err)]++
-	} else {
+		class := storage.ErrorClass(res.Err)
+		b.errs[class]++
+		// A 412 or 304 is the answer a conditional request asked for:
+		// timed, and in the window's rate, like a success.
+		answered = result.AnsweredClass(class)
+	}
+	if res.Err == nil || answered {
 		b.bytes += res.Bytes
 		if b.ticks == nil {
 			b.ticks = new(result.TickCounts)
@@ -135,6 +142,9 @@ func (r *Recorder) Record(res *Result) {
 		}
 	}
 	r.sh.mu.Unlock()
+	if res.Phases != nil && (res.Err == nil || answered) {
+		r.ph.record(res.Op, res.Phases)
+	}
 	if r.first.Load() == 0 {
 		r.first.Store(int64(at) + 1)
 	}

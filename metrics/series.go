@@ -27,6 +27,7 @@ type Series struct {
 	recorders []*Recorder
 	secs      []*secState // index = second since start
 	finalTo   int64       // seconds below this are finalized
+	phases    [phaseShards]phaseShard
 }
 
 // NewSeries starts a series whose second 0 begins at start.
@@ -56,7 +57,7 @@ func (s *Series) newRecorder(spanless bool) *Recorder {
 		sh.slots[0].sec, sh.slots[1].sec = -1, -1
 		s.shards = append(s.shards, sh)
 	}
-	r := &Recorder{sh: s.shards[n%len(s.shards)], spanless: spanless}
+	r := &Recorder{sh: s.shards[n%len(s.shards)], ph: &s.phases[n%phaseShards], spanless: spanless}
 	s.recorders = append(s.recorders, r)
 	return r
 }

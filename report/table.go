@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/objbench/objbench/result"
+	"github.com/objbench/objbench/storage"
 )
 
 // row is one op of one stream in one step.
@@ -49,6 +50,7 @@ func WriteTable(w io.Writer, r *result.Run) error {
 	all := rows(r)
 	writeWorkers(w, r)
 	writeTTFB(w, all)
+	writePhases(w, r)
 	writeResponse(w, all)
 	writeErrors(w, all)
 	fmt.Fprintln(w, "latencies in ms; OPS/S and THROUGHPUT: successful ops, and their bytes, that ended in the step's window, over its length (each step's line states it)")
@@ -80,7 +82,7 @@ func WriteRates(w io.Writer, r *result.Run) error {
 		p := x.t.Latency
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\n", x.t.Op, x.stream.Concurrency,
 			rate(x.t.OpsPerSec), Bytes(x.t.BytesPerSec)+"/s", ms(p.Avg), msi(p.P25), msi(p.P50), msi(p.P75),
-			msi(p.P90), msi(p.P99), msi(p.P999), msi(p.Max), x.t.Ops-x.t.OK)
+			msi(p.P90), msi(p.P99), msi(p.P999), msi(p.Max), Failures(x.t))
 	}
 	return tw.Flush()
 }
@@ -157,12 +159,15 @@ func workers(s *result.Stream) string {
 
 func writeErrors(w io.Writer, all []row) {
 	for _, x := range all {
-		if len(x.t.Errors) == 0 {
+		writeOutcomes(w, x)
+		if Failures(x.t) == 0 {
 			continue
 		}
 		classes := make([]string, 0, len(x.t.Errors))
 		for c, n := range x.t.Errors {
-			classes = append(classes, fmt.Sprintf("%s=%d", c, n))
+			if !storage.Outcome(c) {
+				classes = append(classes, fmt.Sprintf("%s=%d", c, n))
+			}
 		}
 		sort.Strings(classes)
 		fmt.Fprintf(w, "errors %s %s conc %d: %s\n", stageName(x.step), x.t.Op, x.stream.Concurrency, strings.Join(classes, " "))
@@ -194,7 +199,9 @@ func writeStepLine(w io.Writer, s *result.Step) {
 	if ops > 0 {
 		line += fmt.Sprintf(" (%.3f s per 1,000 ops)", cpu/float64(ops)*1000)
 	}
-	if s.Requests > 0 {
+	if c := connectionsClause(s.Connections); c != "" {
+		line += c
+	} else if s.Requests > 0 {
 		line += fmt.Sprintf("; %d new connections for %d requests", s.ConnsDialed, s.Requests)
 	}
 	fmt.Fprintln(w, line)

@@ -46,7 +46,7 @@ func WriteTargets(w io.Writer, runs []*result.Run) error {
 					}
 					byKey[k] = append(byKey[k], fmt.Sprintf("%s\t%d\t%d\t%s\t%.3f\t%.3f\t%s\t%s\t%s\t%s\t%d",
 						r.Target.Label(), str.Concurrency, t.Ops, Bytes(float64(t.Bytes)), secs, str.Window.Duration(),
-						rate(t.BytesPerSec/1000), rate(t.OpsPerSec), msi(t.Latency.P50), msi(t.Latency.P99), t.Ops-t.OK))
+						rate(t.BytesPerSec/1000), rate(t.OpsPerSec), msi(t.Latency.P50), msi(t.Latency.P99), Failures(t)))
 				}
 			}
 		}

@@ -205,7 +205,7 @@ func mergeSteps(parts []part) ([]Step, error) {
 // mergeStep merges one step of several parts on the store's clock.
 func mergeStep(steps []*Step, skews []time.Duration) (Step, error) {
 	out := *steps[0]
-	out.Streams, out.Notes = nil, nil
+	out.Streams, out.Notes, out.Connections = nil, nil, nil
 	start := steps[0].Start.Add(skews[0])
 	for i, s := range steps {
 		start = earliest(start, s.Start.Add(skews[i]))
@@ -221,6 +221,7 @@ func mergeStep(steps []*Step, skews []time.Duration) (Step, error) {
 		out.CPUSys += s.CPUSys
 		out.ConnsDialed += s.ConnsDialed
 		out.Requests += s.Requests
+		out.Connections = out.Connections.Add(s.Connections)
 		out.Synced = max(out.Synced, s.Synced)
 		for _, n := range s.Notes {
 			if !slices.Contains(out.Notes, n) {

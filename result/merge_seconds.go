@@ -43,6 +43,9 @@ func mergeStream(streams []*Stream, shifts []int64) (Stream, error) {
 		return Stream{}, err
 	}
 	out.Outages = mergeOutages(streams, shifts)
+	if err := mergeStreamPhases(&out, streams); err != nil {
+		return Stream{}, err
+	}
 	w := Window{}
 	if !(hi > lo) { // short steps of fixed work (prepare, cleanup): the workers' windows never met
 		lo, hi = ulo, uhi
@@ -101,7 +104,8 @@ func (m *secondMerger) add(t int64, o OpSecond, shift int64) error {
 		center = 0
 	}
 	c := m.op(center, o.Op)
-	okOps := o.OK()
+	okOps := o.Answered() // what the ticks hold
+
 	if o.Ticks != nil {
 		var ok, bytes int64
 		for k := range TicksPerSecond {
@@ -129,7 +133,9 @@ func (m *secondMerger) add(t int64, o OpSecond, shift int64) error {
 			c.Errors = map[string]int64{}
 		}
 		c.Errors[class] += n
-		c.Ops += n
+		if !AnsweredClass(class) { // answered ops are in okOps
+			c.Ops += n
+		}
 	}
 	c.Dropped += o.Dropped
 	for _, h := range []struct {

@@ -118,6 +118,18 @@ type Target struct {
 	Checksums  string `json:"checksums,omitempty"`
 	HTTPClient string `json:"http_client,omitempty"` // "direct" or "std"
 	Namespace  string `json:"namespace"`
+	// How an S3 store's requests went (s3.Store.Options): "path" or
+	// "virtual" addressing as used, how TLS certificates were checked,
+	// whether connections were kept and TLS sessions resumed, the cap on
+	// connections to the host.
+	Addressing      string `json:"addressing,omitempty"`
+	TLS             string `json:"tls,omitempty"`
+	KeepAlive       *bool  `json:"keepalive,omitempty"`
+	TLSResumption   *bool  `json:"tls_resumption,omitempty"`
+	MaxConnsPerHost int    `json:"max_conns_per_host,omitempty"`
+	// Requests says, per stream with S3 options, what its requests
+	// carried ("main: crc32c trailer (aws-chunked, ...), SSE aws:kms").
+	Requests []string `json:"requests,omitempty"`
 }
 
 // Label names a result's target for people: file:///DIR, s3://BUCKET at
@@ -154,14 +166,16 @@ func (t Target) Describe() string {
 }
 
 // FailedMainSteps names the main steps in which ops were issued and none
-// succeeded: a run with such a step measured nothing.
+// succeeded: a run with such a step measured nothing. Conditions that did
+// not hold and objects not modified are answers (a create-only PUT of
+// keys that exist measures the 412s), not failures.
 func (r *Run) FailedMainSteps() []string {
 	var names []string
 	for _, s := range r.Steps {
 		var ops, ok int64
 		for _, st := range s.Streams {
 			for _, t := range st.Totals {
-				ops, ok = ops+t.Ops, ok+t.OK
+				ops, ok = ops+t.Ops, ok+t.OK+t.answered()
 			}
 		}
 		if s.Kind == KindMain && ops > 0 && ok == 0 {

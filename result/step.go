@@ -34,6 +34,8 @@ type Step struct {
 	CPUSys      time.Duration `json:"cpu_sys_ns"`
 	ConnsDialed uint64        `json:"conns_dialed"`
 	Requests    uint64        `json:"requests"`
+	// Connections breaks the step's connections down (network stores).
+	Connections *Connections `json:"connections,omitempty"`
 	// Notes say what a step did besides ops: buckets created or kept,
 	// why the workflow stopped.
 	Notes []string `json:"notes,omitempty"`
@@ -63,6 +65,8 @@ type Stream struct {
 	Totals      []OpTotal `json:"totals"`
 	// Outages are the periods the store could not be reached (version 3).
 	Outages []Outage `json:"outages,omitempty"`
+	// Phases is where each op's requests spent their time (network stores).
+	Phases []OpPhases `json:"phases,omitempty"`
 }
 
 // SetWindow gives the stream its window and recomputes its totals from

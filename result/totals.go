@@ -83,7 +83,7 @@ func Summarize(secs []Second, w Window) ([]OpTotal, error) {
 func inWindow(t int64, o OpSecond, lo, hi int64) (ok, bytes float64) {
 	first := t * TicksPerSecond
 	from, to := max(lo, first), min(hi, first+TicksPerSecond)
-	okOps := o.OK()
+	okOps := o.Answered()
 	switch {
 	case to <= from:
 		return 0, 0
@@ -99,7 +99,7 @@ func inWindow(t int64, o OpSecond, lo, hi int64) (ok, bytes float64) {
 
 // opOrder is the order tables list ops in.
 func opOrder(name string) int {
-	for i, n := range []string{"PUT", "GET", "STAT", "DELETE", "LIST", "MULTIPART", "RANGE-GET"} {
+	for i, n := range []string{"PUT", "GET", "STAT", "DELETE", "LIST", "MULTIPART", "RANGE-GET", "COPY", "PART-COPY", "DELETE-BATCH", "LIST-VERSIONS", "CAS"} {
 		if n == name {
 			return i
 		}

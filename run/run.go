@@ -84,6 +84,7 @@ func Run(ctx context.Context, sp workload.Spec, tgt *Target, o Options) (*result
 	res := &result.Run{RunInfo: result.RunInfo{Schema: result.Version, Tool: o.Tool, RunID: o.RunID, Started: time.Now()},
 		Machine: sysmon.ReadMachine(), Target: tgt.Info, Spec: spec}
 	res.Target.Namespace = "objbench/" + o.RunID + "/"
+	describeRequests(&res.Target, sp)
 	var view *live.View
 	var onSample func(sysmon.Sample)
 	if o.Live != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/objbench/objbench/result"
@@ -40,6 +41,10 @@ type TargetConfig struct {
 	LazyBucket bool
 	// MaxConns is the expected concurrency (the idle connection pool).
 	MaxConns int
+	// How connections are made: a new one per request, a cap on those
+	// open to the host, full TLS handshakes every time.
+	NoKeepAlive, NoTLSResumption bool
+	MaxConnsPerHost              int
 }
 
 // ConfigError is a bad target configuration: the caller's input, not the
@@ -168,7 +173,12 @@ func openS3(ctx context.Context, c TargetConfig, sc s3.Config) (*Target, error) 
 		sc.Region = c.Region
 	}
 	sc.PathStyle = c.Addressing == "path" || (c.Addressing == "auto" && c.Endpoint != "")
+	sc.VirtualHost = c.Addressing == "virtual"
+	sc.NoKeepAlive, sc.NoTLSResumption, sc.MaxConnsPerHost = c.NoKeepAlive, c.NoTLSResumption, c.MaxConnsPerHost
 	st, err := s3.New(ctx, sc)
+	if err != nil && sc.VirtualHost && strings.Contains(err.Error(), "virtual-host") {
+		return nil, configErrorf("--addressing virtual: %v (--addressing path or auto addresses it)", strings.TrimPrefix(err.Error(), "s3: "))
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -179,8 +189,22 @@ func openS3(ctx context.Context, c TargetConfig, sc s3.Config) (*Target, error) 
 		}
 	}
 	return &Target{Store: st, s3base: &sc, cfg: c, close: func(context.Context) error { return st.Close() },
-		Info: result.Target{Kind: "s3", Endpoint: where(c), Bucket: c.Bucket, Region: st.Region(), PathStyle: sc.PathStyle,
-			Signing: "SigV4 UNSIGNED-PAYLOAD", Checksums: "none", HTTPClient: st.HTTPClient()}}, nil
+		Info: s3Info(c, st)}, nil
+}
+
+// s3Info is what the result file says of an S3 target: how the store
+// actually sends its requests (Store.Options), not what was asked.
+func s3Info(c TargetConfig, st *s3.Store) result.Target {
+	o := st.Options()
+	keep := o.KeepAlive
+	t := result.Target{Kind: "s3", Endpoint: where(c), Bucket: c.Bucket, Region: st.Region(), PathStyle: o.Addressing == "path",
+		Signing: "SigV4 UNSIGNED-PAYLOAD", Checksums: "none", HTTPClient: st.HTTPClient(),
+		Addressing: o.Addressing, TLS: o.TLS, KeepAlive: &keep, MaxConnsPerHost: o.MaxConnsPerHost}
+	if o.TLS != "" {
+		res := o.TLSResumption
+		t.TLSResumption = &res
+	}
+	return t
 }
 
 func where(c TargetConfig) string {
@@ -202,6 +226,8 @@ func checkBucket(ctx context.Context, c TargetConfig, st *s3.Store) error {
 	switch {
 	case errors.Is(err, storage.ErrAccessDenied):
 		return fmt.Errorf("access denied to bucket %s at %s: check credentials (--profile, AWS_ACCESS_KEY_ID...)", c.Bucket, at)
+	case errors.Is(err, storage.ErrCertificate):
+		return fmt.Errorf("%s: the server's TLS certificate is not trusted (%s): give its CA with --ca-bundle FILE (or AWS_CA_BUNDLE), or skip verification with --insecure", at, certCause(err))
 	case isStatus(err, 400):
 		return fmt.Errorf("%s refused the request on bucket %s as malformed (%v): the bucket name or the addressing (--addressing) is not what this store accepts", at, c.Bucket, RootCause(err))
 	case err != nil:
@@ -215,6 +241,16 @@ func checkBucket(ctx context.Context, c TargetConfig, st *s3.Store) error {
 		return fmt.Errorf("create bucket %s at %s: %w", c.Bucket, at, err)
 	}
 	return nil
+}
+
+// certCause is the x509 reason of a certificate error, without the
+// library's advice (which names Go fields, not flags).
+func certCause(err error) string {
+	msg := RootCause(err)
+	if i := strings.Index(msg, " (trust its CA"); i > 0 {
+		msg = msg[:i]
+	}
+	return msg
 }
 
 func isStatus(err error, code int) bool {

@@ -154,6 +154,9 @@ func buildObjbench(j Job) (Command, error) {
 	workers, parts := split(j.Threads, j.Files)
 	args := []string{j.Objbench, "transfer", j.Src, j.Dst(), "--quiet",
 		"--workers", strconv.Itoa(workers), "--part-concurrency", strconv.Itoa(parts)}
+	if j.Checksum != "" {
+		args = append(args, "--checksum", j.Checksum)
+	}
 	if j.Target.Endpoint != "" {
 		args = append(args, "--endpoint-url", j.Target.Endpoint)
 	}

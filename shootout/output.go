@@ -112,6 +112,9 @@ func (r *Result) notes() string {
 		default:
 			fmt.Fprintf(&b, "%s [%s]\n", t.Note, t.Version)
 		}
+		if t.Checksums != "" {
+			fmt.Fprintf(&b, "  %s computes over each upload: %s\n", t.Name, t.Checksums)
+		}
 	}
 	for _, c := range r.Cells {
 		for _, run := range c.Runs {

@@ -30,6 +30,9 @@ type Tool struct {
 	Template string `json:"template,omitempty"` // custom profiles
 	Note     string `json:"note,omitempty"`
 	Skipped  string `json:"skipped,omitempty"` // why it did not run (not installed...)
+	// Checksums is what the tool computed over an upload, as measured
+	// (ProbeChecksums): "crc32 trailer (aws-chunked)", "none"...
+	Checksums string `json:"checksums,omitempty"`
 }
 
 // Cell is one tool at one thread count on one file set, over its repeats.

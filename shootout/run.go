@@ -65,6 +65,13 @@ type Config struct {
 	RunID      string // default: time and random
 	Seed       uint64 // dataset payload seed (default 1)
 	OnEvent    func(Event)
+	// Checksum is the objbench profile's --checksum (ALG or ALG/trailer):
+	// objbench computes what the other tools compute, for a CPU column
+	// that compares like with like.
+	Checksum string
+	// ProbeChecksums measures what each tool computes over an upload
+	// before the matrix (Tool.Checksums).
+	ProbeChecksums bool
 }
 
 // EventKind says what an Event reports.
@@ -160,6 +167,9 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 		return nil, fmt.Errorf("s3://%s/%s already holds %d objects: refusing to use it", c.Target.Bucket, h.base, n)
 	}
 	h.probe(ctx)
+	if c.ProbeChecksums {
+		h.probeChecksums(ctx)
+	}
 	err = h.matrix(ctx)
 	h.res.WallS = time.Since(h.res.Started).Seconds()
 	return h.res, err
@@ -250,7 +260,7 @@ func (h *harness) runOne(ctx context.Context, p *Profile, fs FileSet, src string
 	}
 	defer os.RemoveAll(scratch) // config files with credentials
 	job := Job{Src: src, Bucket: h.c.Target.Bucket, Prefix: prefix, Threads: threads, Files: fs.Count,
-		Dir: scratch, Target: h.c.Target, Objbench: h.c.Objbench, Script: h.script}
+		Dir: scratch, Target: h.c.Target, Objbench: h.c.Objbench, Script: h.script, Checksum: h.c.Checksum}
 	cmd, err := p.Command(job)
 	if err != nil {
 		r.Error = err.Error()

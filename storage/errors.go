@@ -81,6 +81,14 @@ const (
 	ClassOther    = "other"
 )
 
+// Outcome reports whether an error class is an answer of the target
+// rather than a failure: a condition that did not hold (412), an object
+// not modified (304), a feature the target does not implement. Tables
+// count them apart from errors, and they count toward no error limit.
+func Outcome(class string) bool {
+	return class == ClassPrecond || class == ClassNotMod || class == ClassNotImpl
+}
+
 // ErrorClass names the class an operation error is counted under:
 // "http_<status>" for HTTP failures, otherwise one of the Class constants.
 func ErrorClass(err error) string {

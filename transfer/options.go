@@ -1,6 +1,10 @@
 package transfer
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	"github.com/objbench/objbench/storage"
+)
 
 // Limits of S3 multipart uploads.
 const (
@@ -25,6 +29,10 @@ type Options struct {
 	Force bool
 	// Progress, if set, is updated as bytes and objects finish.
 	Progress *Counter
+	// Checksum, with ChecksumTrailer, is what uploads (and each part)
+	// carry for the target to verify, as --checksum says ("": none).
+	Checksum        storage.Checksum
+	ChecksumTrailer bool
 }
 
 // Counter is progress, safe to read while a Run goes on.

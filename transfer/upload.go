@@ -71,7 +71,7 @@ func (r *runner) upload(ctx context.Context, it Item) (err error) {
 	defer func() { err = errors.Join(err, src.close()) }()
 	mp, ok := r.st.(storage.Multiparter)
 	if !ok || parts(it.Size, r.o.PartSize) == 1 {
-		if _, err := r.st.Put(ctx, it.Key, src.section(0, it.Size), it.Size, storage.PutOptions{}); err != nil {
+		if _, err := r.st.Put(ctx, it.Key, src.section(0, it.Size), it.Size, r.putOptions()); err != nil {
 			return err
 		}
 		r.moved(it.Size)
@@ -84,13 +84,13 @@ func (r *runner) upload(ctx context.Context, it Item) (err error) {
 // The abort goes to the caller's store itself, tried once, as before
 // retries were a wrapper.
 func (r *runner) uploadParts(ctx context.Context, mp storage.Multiparter, it Item, src *source) error {
-	id, err := mp.CreateMultipart(ctx, it.Key)
+	id, err := r.createMultipart(ctx, mp, it.Key)
 	if err != nil {
 		return err
 	}
 	done := make([]storage.Part, parts(it.Size, r.o.PartSize))
 	err = r.forEachPart(ctx, it.Size, func(ctx context.Context, n int, off, size int64) error {
-		p, err := mp.UploadPart(ctx, it.Key, id, n, src.section(off, size), size, storage.PutOptions{})
+		p, err := mp.UploadPart(ctx, it.Key, id, n, src.section(off, size), size, r.putOptions())
 		if err != nil {
 			return err
 		}
@@ -109,4 +109,17 @@ func (r *runner) uploadParts(ctx context.Context, mp storage.Multiparter, it Ite
 		}
 	}
 	return err
+}
+
+// putOptions is what every upload request carries: the checksum asked for.
+func (r *runner) putOptions() storage.PutOptions {
+	return storage.PutOptions{Checksum: r.o.Checksum, ChecksumTrailer: r.o.ChecksumTrailer}
+}
+
+// createMultipart starts an upload whose parts carry the checksum asked for.
+func (r *runner) createMultipart(ctx context.Context, mp storage.Multiparter, key string) (string, error) {
+	if mc, ok := mp.(storage.MultipartCreator); ok && r.o.Checksum != "" {
+		return mc.CreateMultipartWith(ctx, key, r.putOptions())
+	}
+	return mp.CreateMultipart(ctx, key)
 }

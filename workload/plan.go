@@ -94,6 +94,9 @@ func (s *Storage) describe() string {
 	if s.Credentials {
 		parts = append(parts, "credentials in the file (never printed or recorded)")
 	}
+	if c := s.Connections(); c != "" {
+		parts = append(parts, c)
+	}
 	return strings.Join(parts, ", ")
 }
 
@@ -123,8 +126,16 @@ func (p *planWriter) stage(sp Spec, i int, st Stage) {
 		}
 	case KindCleanup:
 		p.cleanup(head, st)
+		if sp.Versioned() {
+			p.line(1, "versioned: every version and delete marker under this run's prefixes, and nothing else, is removed")
+		}
 	default:
 		p.main(head, st)
+	}
+	for _, s := range st.Streams {
+		if o := s.S3.String(); o != "" {
+			p.line(1, "stream %s s3 options: %s", s.Name, o)
+		}
 	}
 	switch f := st.OnError; {
 	case f == nil:

@@ -55,7 +55,14 @@ type Storage struct {
 	SecretKey  string        `json:"-"`
 	// Credentials is true when the file holds keys (which are not recorded).
 	Credentials bool `json:"credentials_in_file,omitempty"`
-	Pos         Pos  `json:"-"`
+	// How connections are made (flags --keepalive, --max-conns-per-host,
+	// --ca-bundle, --insecure, --tls-resumption override them).
+	KeepAlive       *bool  `json:"keepalive,omitempty"` // nil: on
+	MaxConnsPerHost int    `json:"max_conns_per_host,omitempty"`
+	CABundle        string `json:"ca_bundle,omitempty"`
+	Insecure        bool   `json:"insecure,omitempty"`
+	NoTLSResumption bool   `json:"no_tls_resumption,omitempty"`
+	Pos             Pos    `json:"-"`
 }
 
 // Stage is a set of streams that run together. With a sweep the stage runs
@@ -116,6 +123,8 @@ type Stream struct {
 	Fsync     bool `json:"fsync,omitempty"`
 	SyncAtEnd bool `json:"sync_at_end,omitempty"`
 	Data      Data `json:"data,omitzero"`
+	// S3 are the stream's S3 request options (nil: plain requests).
+	S3 *S3Options `json:"s3,omitempty"`
 	// Sweep holds per-step values of fields other than concurrency.
 	Sweep *Sweep `json:"sweep,omitempty"`
 	// Storage overrides the workload's storage for this stream (COSBench

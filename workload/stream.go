@@ -17,13 +17,25 @@ const (
 	OpList      = "list"
 	OpMultipart = "multipart"
 	OpRangeGet  = "range-get"
+	// The S3 surface beyond plain requests (README "The S3 of today").
+	OpCopy         = "copy"          // CopyObject of a live object to a new key
+	OpPartCopy     = "part-copy"     // a multipart upload whose one part is UploadPartCopy of a live object
+	OpDeleteBatch  = "delete-batch"  // DeleteObjects of up to batch_size live objects
+	OpListVersions = "list-versions" // ListObjectVersions of the key space
+	OpCAS          = "cas"           // PUT If-Match the ETag this run last wrote (compare and swap)
 )
+
+// OpNames lists the canonical op names, as messages name them.
+const OpNames = "put, get, stat, delete, list, multipart, range-get, copy, part-copy, delete-batch, list-versions or cas"
 
 var opAliases = map[string]string{
 	"put": OpPut, "write": OpPut, "get": OpGet, "read": OpGet, "stat": OpStat, "head": OpStat,
 	"delete": OpDelete, "list": OpList, "multipart": OpMultipart, "multipart-write": OpMultipart,
 	"multipart-put": OpMultipart, "mpu": OpMultipart, "range-get": OpRangeGet, "ranged-get": OpRangeGet,
 	"ranged-read": OpRangeGet, "range-read": OpRangeGet,
+	"copy": OpCopy, "copy-object": OpCopy, "part-copy": OpPartCopy, "upload-part-copy": OpPartCopy,
+	"delete-batch": OpDeleteBatch, "delete-objects": OpDeleteBatch, "batch-delete": OpDeleteBatch,
+	"list-versions": OpListVersions, "list-object-versions": OpListVersions, "cas": OpCAS, "cas-put": OpCAS,
 }
 
 // CanonicalOp returns the canonical name of an op given in any case, with
@@ -35,13 +47,21 @@ func CanonicalOp(s string) (string, bool) {
 
 func opWrites(op string) bool {
 	c, _ := CanonicalOp(op)
-	return c == OpPut || c == OpDelete || c == OpMultipart
+	switch c {
+	case OpPut, OpDelete, OpMultipart, OpCopy, OpPartCopy, OpDeleteBatch, OpCAS:
+		return true
+	}
+	return false
 }
 
 // opNeedsObjects: the op fails unless the object it names exists.
 func opNeedsObjects(op string) bool {
 	c, _ := CanonicalOp(op)
-	return c == OpGet || c == OpStat || c == OpRangeGet
+	switch c {
+	case OpGet, OpStat, OpRangeGet, OpCopy, OpPartCopy, OpCAS:
+		return true
+	}
+	return false
 }
 
 // Sweep holds per-step values of a stream's numeric fields; the stage runs

@@ -122,6 +122,8 @@ func (s Stream) validate(p *problems, where string, kind StageKind) {
 	if s.Storage != nil {
 		s.Storage.validate(p)
 	}
+	s.S3.validate(p, s.Pos, where)
+	s.validateS3Ops(p, where)
 }
 
 func (s Stream) validateMix(p *problems, where string) {
@@ -133,7 +135,7 @@ func (s Stream) validateMix(p *problems, where string) {
 		}
 		op, ok := CanonicalOp(m.Op)
 		if !ok {
-			p.add(at, where, "unknown operation %q (want put, get, stat, delete, list, multipart or range-get)", m.Op)
+			p.add(at, where, "unknown operation %q (want "+OpNames+")", m.Op)
 		}
 		if m.Weight <= 0 {
 			p.add(at, where, "operation %s has weight %d; weights must be positive", m.Op, m.Weight)
@@ -148,7 +150,7 @@ func (s Stream) validateMix(p *problems, where string) {
 		if m.Objects != nil {
 			m.Objects.validate(p, at, where)
 		}
-		if op != OpList {
+		if op != OpList && op != OpListVersions {
 			ks.checkPool(p, at, where)
 		}
 		if m.SizeDist != nil {

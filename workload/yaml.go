@@ -14,8 +14,9 @@ const MaxFileSize = 4 << 20
 
 var (
 	specFields    = []string{"name", "description", "storage", "stages"}
-	storageFields = []string{"type", "endpoint", "region", "addressing", "path_style", "timeout"}
-	stageFields   = []string{"name", "kind", "streams", "delay", "buckets", "on_error", "max_error_ratio"}
+	storageFields = []string{"type", "endpoint", "region", "addressing", "path_style", "timeout",
+		"keepalive", "max_conns_per_host", "ca_bundle", "insecure", "tls_resumption"}
+	stageFields = []string{"name", "kind", "streams", "delay", "buckets", "on_error", "max_error_ratio"}
 )
 
 // DecodeYAML reads a YAML workload. Every problem comes back in one joined
@@ -100,6 +101,7 @@ func (d *ydec) storage(n *yaml.Node) *Storage {
 	if v, ok := f["timeout"]; ok {
 		st.Timeout, _ = one(d, v, "timeout", parseDuration)
 	}
+	d.storageConnections(f, st)
 	return st
 }
 

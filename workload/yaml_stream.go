@@ -13,7 +13,7 @@ import (
 
 var (
 	streamFields = []string{"name", "ops", "concurrency", "workers", "duration", "total_ops", "total_bytes",
-		"objects", "size", "range_size", "part_size", "compress", "verify", "fsync", "rate", "ramp", "arrival", "max_workers"}
+		"objects", "size", "range_size", "part_size", "compress", "verify", "fsync", "rate", "ramp", "arrival", "max_workers", "s3"}
 	objectFields = []string{"buckets", "bucket_pick", "prefix", "suffix", "index", "count", "existing", "source"}
 	opFields     = []string{"ratio", "objects", "size"}
 )
@@ -46,6 +46,9 @@ func (d *ydec) stream(n *yaml.Node, f map[string]*yaml.Node) Stream {
 	}
 	if v, ok := f["part_size"]; ok {
 		s.PartSize, _ = one(d, v, "part_size", units.ParseSize)
+	}
+	if v, ok := f["s3"]; ok {
+		s.S3 = d.s3options(v)
 	}
 	return s
 }

@@ -47,6 +47,7 @@ type benchOptions struct {
 	maxWorkers  int
 	listen      string // --listen: serve the live view here
 	dist        workerOptions
+	s3          s3Flags
 }
 
 func (o *benchOptions) register(f *pflag.FlagSet, op string) {
@@ -90,6 +91,7 @@ func (o *benchOptions) register(f *pflag.FlagSet, op string) {
 		"(default: the peak rate times --request-timeout, or 10s, capped at 10000; --concurrency workers start at once)")
 	f.StringVar(&o.listen, "listen", "", "while the run goes, serve a live page, its event stream and Prometheus /metrics on this address (127.0.0.1:8080; port 0 picks one)")
 	o.dist.register(f)
+	o.s3.register(f)
 	if op == "mixed" || op == "run" {
 		f.StringVar(&o.mix, "mix", "get=45,put=15,stat=25,delete=10,list=5", "op weights for the mixed workload")
 	}
@@ -103,6 +105,7 @@ type parsed struct {
 	conc                   []int
 	mix                    []workload.OpWeight
 	rates                  []workload.Rate // open loop: a step per rate
+	s3                     *workload.S3Options
 }
 
 func (o *benchOptions) parse(op string) (parsed, error) {
@@ -140,6 +143,9 @@ func (o *benchOptions) parse(op string) (parsed, error) {
 		return p, usagef("--fsync %v", err)
 	}
 	if p.source, err = o.corpusSource(); err != nil {
+		return p, err
+	}
+	if p.s3, err = o.s3.options(); err != nil {
 		return p, err
 	}
 	switch {

@@ -63,6 +63,9 @@ func runCompare(env Env, files, failIf []string, htmlOut string) error {
 	if err := report.WriteCompareTable(env.Stdout, c); err != nil {
 		return err
 	}
+	if err := report.WriteComparePhases(env.Stdout, c.Labels, runs); err != nil {
+		return inputError{err}
+	}
 	crossed := c.Check(thresholds)
 	for _, v := range crossed {
 		fmt.Fprintln(env.Stdout, "FAIL "+v.String(c.Labels))

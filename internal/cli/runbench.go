@@ -153,7 +153,7 @@ func finish(env Env, o *benchOptions, res *result.Run, out string, runErr error,
 	case runErr != nil:
 		return runErr
 	case failed != "":
-		return fmt.Errorf("every op failed in %s (errors by class above)", failed)
+		return fmt.Errorf("every op failed in %s (%s)", failed, failedWhy(res))
 	case res.Interrupted:
 		return errInterrupted
 	case res.Aborted == "max-errors":

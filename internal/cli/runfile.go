@@ -26,7 +26,8 @@ func (f *fileOptions) register(fs *pflag.FlagSet) {
 // shapeFlags are the flags that describe a workload; with a workload file
 // the file does, so giving one is a mistake worth stopping for.
 var shapeFlags = []string{"size", "concurrency", "duration", "ops", "bytes", "objects", "prefix", "no-prepare", "range-size", "mix", "fsync", "from-dir", "from-git", "max-objects",
-	"rate", "arrival", "ramp", "max-workers"}
+	"rate", "arrival", "ramp", "max-workers", "checksum", "checksum-trailer", "verify-checksum", "if-none-match", "conditional-get", "sse", "tag", "meta",
+	"storage-class", "presign", "versioned", "batch-size", "batch-cleanup"}
 
 // runWorkload runs `objbench run [FILE]`: the file's workload, or the
 // default mix built from flags, scaled and run or only planned.
@@ -114,6 +115,7 @@ func (t *targetOptions) applyStorage(st *workload.Storage, flags *pflag.FlagSet)
 	if !flags.Changed("request-timeout") && st.Timeout > 0 {
 		t.timeout = st.Timeout
 	}
+	t.applyConnections(st, flags)
 }
 
 // usesTargetBucket reports whether some stream works on objects without
@@ -151,6 +153,9 @@ func firstBucket(sp workload.Spec) string {
 func writeDryRun(w io.Writer, o *benchOptions, sp workload.Spec) error {
 	fmt.Fprintln(w, "dry run: nothing is sent to any store")
 	fmt.Fprintf(w, "target: %s\n", o.target.describe())
+	if c := o.target.describeConnections(); c != "" {
+		fmt.Fprintf(w, "connections: %s\n", c)
+	}
 	workload.WriteDriverRanks(w, sp)
 	return workload.WritePlan(w, sp)
 }

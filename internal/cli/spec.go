@@ -23,6 +23,7 @@ func buildSpec(op string, o *benchOptions, p parsed) workload.Spec {
 		Name: op, Mix: p.mix, Concurrency: p.conc, Bounds: bounds, Size: p.size, RangeSize: p.rangeSize,
 		Fsync: p.fsync.PerFile(), SyncAtEnd: p.fsync == workload.FsyncAtEnd,
 		Objects: workload.KeySpace{Prefix: op + "/", Count: defaultObjects(op, o, p)}}
+	main.S3 = p.s3
 	if p.source != "" {
 		main.Objects.Source, main.Objects.Count = p.source, o.corpus.maxObjects
 	}
@@ -54,8 +55,11 @@ func buildSpec(op string, o *benchOptions, p parsed) workload.Spec {
 			stage("main", workload.KindMain, main))
 	}
 	if !o.noCleanup {
-		sp.Stages = append(sp.Stages, workload.Stage{Name: "cleanup", Kind: workload.KindCleanup,
-			Streams: []workload.Stream{{Name: "cleanup", Concurrency: []int{maxOf(p.conc)}}}})
+		cleanup := workload.Stream{Name: "cleanup", Concurrency: []int{maxOf(p.conc)}}
+		if o.s3.batchCleanup {
+			cleanup.S3 = &workload.S3Options{BatchSize: 1000}
+		}
+		sp.Stages = append(sp.Stages, workload.Stage{Name: "cleanup", Kind: workload.KindCleanup, Streams: []workload.Stream{cleanup}})
 	}
 	return sp
 }

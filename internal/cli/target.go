@@ -25,6 +25,7 @@ type targetOptions struct {
 	createBucket bool
 	direct       bool
 	httpClient   string
+	conn         connFlags
 
 	// Set from a workload file, not flags: keys that go with the file's
 	// endpoint, whether the endpoint came from it, and a stand-in bucket
@@ -48,6 +49,7 @@ func (o *targetOptions) register(f *pflag.FlagSet) {
 	f.BoolVar(&o.createBucket, "create-bucket", false, "create --bucket if it does not exist")
 	f.StringVar(&o.httpClient, "http-client", "direct", "S3 HTTP client: direct (lean, same-goroutine HTTP/1.1) or std (Go's net/http Transport), to cross-check")
 	f.BoolVar(&o.direct, "direct", false, "file targets: open files with O_DIRECT (bypass the page cache)")
+	o.conn.register(f)
 }
 
 // targetList is the --target flag: it keeps every value, the first also as
@@ -82,7 +84,11 @@ func (o *targetOptions) open(ctx context.Context, env Env, maxConns int, note fu
 	c := run.TargetConfig{URL: o.target, Endpoint: o.endpoint, Bucket: o.bucket, Region: o.region, Profile: o.profile,
 		Addressing: o.addressing, Insecure: o.insecure, CABundle: o.caBundle, Timeout: o.timeout, CreateBucket: o.createBucket,
 		Direct: o.direct, HTTPClient: o.httpClient, AccessKey: o.accessKey, SecretKey: o.secretKey, FromFile: o.fromFile,
-		LazyBucket: o.lazyBucket, MaxConns: maxConns}
+		LazyBucket: o.lazyBucket, MaxConns: maxConns,
+		NoKeepAlive: !o.conn.keepAlive, NoTLSResumption: !o.conn.tlsResumption, MaxConnsPerHost: o.conn.maxPerHost}
+	if o.conn.maxPerHost < 0 {
+		return nil, usagef("--max-conns-per-host %d: want 0 (no cap) or more", o.conn.maxPerHost)
+	}
 	if c.Endpoint == "" {
 		for _, v := range []string{"AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL"} {
 			if c.Endpoint = env.Getenv(v); c.Endpoint != "" {

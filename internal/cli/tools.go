@@ -15,6 +15,7 @@ import (
 	"github.com/objbench/objbench/atomicfile"
 	"github.com/objbench/objbench/s3server"
 	"github.com/objbench/objbench/shootout"
+	"github.com/objbench/objbench/storage"
 )
 
 type toolsOptions struct {
@@ -28,6 +29,8 @@ type toolsOptions struct {
 	csv, json  string
 	runTimeout time.Duration
 	quiet      bool
+	checksum   string
+	probeSums  bool
 }
 
 func newToolsCommand(env Env) *cobra.Command {
@@ -80,6 +83,10 @@ is the target.`,
 	f.StringVar(&o.json, "json", "", "also write the whole result (every run, min/max, tool versions) as JSON to this file")
 	f.DurationVar(&o.runTimeout, "run-timeout", 30*time.Minute, "give up on one run of one tool after this long")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress lines")
+	f.BoolVar(&o.probeSums, "probe-checksums", true, "first measure what each tool computes over an upload (checksums, a signed payload's SHA-256): "+
+		"one small upload each to a recorder on 127.0.0.1; the table's notes say it")
+	f.StringVar(&o.checksum, "checksum", "", "objbench's uploads carry this checksum (ALG or ALG/trailer, as objbench transfer --checksum), "+
+		"to compute what the other tools compute (e.g. crc32/trailer like the aws CLI and boto3 of today)")
 	return cmd
 }
 
@@ -110,6 +117,12 @@ func (o *toolsOptions) config() (shootout.Config, error) {
 			return c, usagef("--tool %s: the name of a built-in tool", p.Name)
 		}
 		c.Tools = append(c.Tools, p)
+	}
+	c.Checksum, c.ProbeChecksums = o.checksum, o.probeSums
+	if alg, form, _ := strings.Cut(o.checksum, "/"); o.checksum != "" {
+		if _, err := storage.ParseChecksum(alg); err != nil || (form != "" && form != "trailer") {
+			return c, usagef("--checksum %s: want ALG or ALG/trailer, ALG one of crc32, crc32c, crc64nvme, sha1, sha256, md5", o.checksum)
+		}
 	}
 	seen := map[string]bool{}
 	for _, p := range c.Tools {

@@ -21,6 +21,7 @@ type transferOptions struct {
 	partConcurrency int
 	workers         int
 	retries         int
+	checksum        string
 	seed            uint64
 	force           bool
 	out             string
@@ -88,6 +89,8 @@ endpoint, e.g. --endpoint-url https://s3.eu-west-1.amazonaws.com --addressing vi
 	f.IntVar(&o.retries, "retries", 3, "times a failed request is tried again, with backoff")
 	f.Uint64Var(&o.seed, "seed", 0, "gen: payload seed, as objbench gen's (default: random)")
 	f.BoolVar(&o.force, "force", false, "download: replace local files that already exist")
+	f.StringVar(&o.checksum, "checksum", "", "uploads (and each part) carry this checksum for the target to verify: crc32, crc32c, crc64nvme, sha1, sha256 or md5; "+
+		"ALG/trailer sends it after the body (aws-chunked), as the AWS SDKs do")
 	f.StringVar(&o.out, "out", "", "write the result as JSON to this file")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress and notes")
 	f.BoolVar(&o.timeline, "timeline", false, "watch the machine: sample CPU, disk, network, interrupts and context switches each second and print them beside the objects and MiB/s moved")
@@ -124,6 +127,15 @@ func (o *transferOptions) toOptions() (transfer.Options, error) {
 	if o.partConcurrency < 0 || o.workers < 0 || o.retries < 0 {
 		return t, usagef("--part-concurrency, --workers and --retries must not be negative")
 	}
+	alg, form, _ := strings.Cut(o.checksum, "/")
+	c, err := storage.ParseChecksum(alg)
+	switch {
+	case err != nil:
+		return t, usagef("--checksum: %v", err)
+	case form != "" && (form != "trailer" || c == "" || c == storage.ChecksumMD5):
+		return t, usagef("--checksum %s: want ALG or ALG/trailer (md5 is a header only)", o.checksum)
+	}
+	t.Checksum, t.ChecksumTrailer = c, form == "trailer"
 	return t, nil
 }
 

@@ -73,6 +73,11 @@ func build(r *result.Run) (*page, error) {
 	if pg.Shape, err = shapeCharts(r, pg); err != nil {
 		return nil, err
 	}
+	if ph, err := phaseCharts(r); err != nil {
+		return nil, err
+	} else if ph != "" {
+		pg.Shape = append(pg.Shape, ph)
+	}
 	return pg, nil
 }
 

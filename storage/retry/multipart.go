@@ -13,7 +13,10 @@ type multipartStore struct {
 	mp storage.Multiparter
 }
 
-var _ storage.Multiparter = (*multipartStore)(nil)
+var (
+	_ storage.Multiparter      = (*multipartStore)(nil)
+	_ storage.MultipartCreator = (*multipartStore)(nil)
+)
 
 // CreateMultipart starts an upload. A retry after a lost answer may leave
 // an upload the server started unused; the caller's abort does not know
@@ -22,6 +25,23 @@ func (s *multipartStore) CreateMultipart(ctx context.Context, key string) (strin
 	var id string
 	err := s.do(ctx, OpCreateMultipart, key, nil, func() (err error) {
 		id, err = s.mp.CreateMultipart(ctx, key)
+		return err
+	})
+	return id, err
+}
+
+// CreateMultipartWith starts an upload with options (the parts'
+// checksum, encryption...), as CreateMultipart; a store without them
+// starts a plain upload only when o asks for nothing, else answers not
+// implemented.
+func (s *multipartStore) CreateMultipartWith(ctx context.Context, key string, o storage.PutOptions) (string, error) {
+	mc, ok := s.mp.(storage.MultipartCreator)
+	if !ok {
+		return "", &storage.OpError{Op: OpCreateMultipart, Key: key, Err: storage.ErrNotImplemented}
+	}
+	var id string
+	err := s.do(ctx, OpCreateMultipart, key, nil, func() (err error) {
+		id, err = mc.CreateMultipartWith(ctx, key, o)
 		return err
 	})
 	return id, err

@@ -67,17 +67,25 @@ type stdRecorder struct {
 	// Set on net/http's connection goroutines, possibly after RoundTrip
 	// returned: offsets from t.epoch, 0 = not yet.
 	wrote, firstByte atomic.Int64
+	// written hears WroteRequest: net/http's writer is done with the body.
+	written chan struct{}
 }
 
 func (t *stdTransport) newRecorder() *stdRecorder {
-	r := &stdRecorder{t: t}
+	r := &stdRecorder{t: t, written: make(chan struct{}, 1)}
 	r.hooks = httptrace.ClientTrace{
 		GetConn: func(string) { r.getConn = time.Now() },
 		GotConn: func(i httptrace.GotConnInfo) {
 			r.gotConn, r.info = time.Now(), i
 			r.gotConns++
 		},
-		WroteRequest:         func(httptrace.WroteRequestInfo) { r.wrote.Store(int64(time.Since(t.epoch))) },
+		WroteRequest: func(httptrace.WroteRequestInfo) {
+			r.wrote.Store(int64(time.Since(t.epoch)))
+			select {
+			case r.written <- struct{}{}:
+			default:
+			}
+		},
 		GotFirstResponseByte: func() { r.firstByte.Store(int64(time.Since(t.epoch))) },
 	}
 	return r
@@ -102,6 +110,10 @@ func (t *stdTransport) recorder(parent context.Context) (r *stdRecorder, pooled 
 	r.getConn, r.gotConn, r.gotConns, r.info = time.Time{}, time.Time{}, 0, httptrace.GotConnInfo{}
 	r.wrote.Store(0)
 	r.firstByte.Store(0)
+	select { // a WroteRequest of the recorder's previous request
+	case <-r.written:
+	default:
+	}
 	return r, true
 }
 
@@ -119,6 +131,7 @@ func (t *stdTransport) roundTrip(req *http.Request, tr *storage.Trace) (*http.Re
 	// Replaced in place: a copy of the request would cost an allocation.
 	*req = *req.WithContext(r.ctx)
 	resp, err := t.Transport.RoundTrip(req)
+	r.awaitBody(req)
 	if err != nil {
 		return nil, err // the recorder may still hear from net/http: not reused
 	}
@@ -127,6 +140,31 @@ func (t *stdTransport) roundTrip(req *http.Request, tr *storage.Trace) (*http.Re
 		t.recs.Put(r)
 	}
 	return resp, nil
+}
+
+// maxBodyWait bounds how long a request's return waits for net/http's
+// writer to be done with its body.
+const maxBodyWait = time.Second
+
+// awaitBody returns once net/http's writer is done with req's body. The
+// response can come before it is (the server answered, the writer still
+// reads past the body's length to check it is not longer, or is writing
+// what the server did not read), and the caller reuses the reader the
+// moment Put returns: a payload reader reset for the next request, whose
+// bytes the old writer then took (that request failed with "ContentLength
+// 4096 with Body length 0", about 1 PUT in 1,000 with a new connection
+// per request). A write that ends in an error says so too; a request that
+// got no connection was never handed to a writer.
+func (r *stdRecorder) awaitBody(req *http.Request) {
+	if req.ContentLength == 0 || req.Body == nil || req.Body == http.NoBody || r.wrote.Load() != 0 || r.gotConns == 0 {
+		return // no body, written already, or never handed to a writer (no connection)
+	}
+	t := time.NewTimer(maxBodyWait)
+	defer t.Stop()
+	select {
+	case <-r.written:
+	case <-t.C:
+	}
 }
 
 // finish counts the request's connection and writes its phases.

@@ -1,0 +1,74 @@
+package htmlreport
+
+import (
+	"fmt"
+	"html/template"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/objbench/objbench/report"
+	"github.com/objbench/objbench/result"
+)
+
+// phaseChart is "where the time goes": per op (of each step), a
+// horizontal bar of its requests' median phases stacked in the order
+// they happen, so the part that moved stands out.
+type phaseChart struct{ rows []report.PhaseRow }
+
+func (c phaseChart) plot() (*plot.Plot, error) {
+	if len(c.rows) == 0 {
+		return nil, nil
+	}
+	p := newPlot("Where the time goes: median of each phase per request", "ms", "")
+	names := make([]string, len(c.rows))
+	for i, r := range c.rows {
+		names[len(c.rows)-1-i] = fmt.Sprintf("%s %s c%d  ", r.Stage, r.Op, r.Concurrency) // the first row on top
+	}
+	var below *plotter.BarChart
+	for ph := range result.NumPhases {
+		vals := make(plotter.Values, len(c.rows))
+		any := false
+		for i, r := range c.rows {
+			vals[len(c.rows)-1-i] = float64(r.P50[ph]) / 1000
+			any = any || r.P50[ph] > 0
+		}
+		if !any {
+			continue
+		}
+		b, err := plotter.NewBarChart(vals, vg.Points(14))
+		if err != nil {
+			return nil, err
+		}
+		b.Horizontal, b.LineStyle.Width = true, 0
+		b.Color = palette[ph%len(palette)]
+		if below != nil {
+			b.StackOn(below)
+		}
+		below = b
+		p.Add(b)
+		p.Legend.Add(result.PhaseNames[ph], b)
+	}
+	if below == nil {
+		return nil, nil
+	}
+	p.NominalY(names...)
+	p.X.Min = 0
+	p.X.Max *= 1.35 // room for the legend
+	return p, nil
+}
+
+// phaseCharts draws the phase chart of r ("" when r has no phases).
+func phaseCharts(r *result.Run) (template.HTML, error) {
+	rows, err := report.PhaseRows(r)
+	if err != nil {
+		return "", err
+	}
+	c := phaseChart{rows: rows}
+	pl, err := c.plot()
+	if err != nil || pl == nil {
+		return "", err
+	}
+	return render(c)
+}

@@ -1,0 +1,148 @@
+package result
+
+import (
+	"fmt"
+	"slices"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/objbench/objbench/storage"
+)
+
+// PhaseNames are the phases of a request in the order they happen, as
+// OpPhases holds them and tables print them.
+var PhaseNames = [NumPhases]string{"conn-wait", "dns", "connect", "tls", "send", "wait", "receive"}
+
+// NumPhases is how many phases a request is split into.
+const NumPhases = 7
+
+// OpPhases is where one op's successful requests spent their time in one
+// stream of one step (storage.Phases): an encoded HDR histogram (µs, the
+// geometry of every latency histogram) per phase, in PhaseNames order.
+// Setup phases (dns, connect, tls) record 0 for a request sent on a
+// connection opened earlier, so their p50 says how often one was opened.
+// NewConns counts the requests that went on a connection opened for
+// them, Resumed those whose TLS handshake resumed a session. Kept per
+// step, not per second: memory stays flat however long the step.
+type OpPhases struct {
+	Op       string            `json:"op"`
+	Requests int64             `json:"requests"`
+	Phases   [NumPhases]string `json:"phases_us"`
+	NewConns int64             `json:"new_conns,omitempty"`
+	Resumed  int64             `json:"tls_resumed,omitempty"`
+}
+
+// Histogram decodes phase i (nil when empty).
+func (p *OpPhases) Histogram(i int) (*hdr.Histogram, error) {
+	if p.Phases[i] == "" {
+		return nil, nil
+	}
+	return DecodeHistogram(p.Phases[i])
+}
+
+// Connections counts a network store's connections during one step
+// (storage.ConnStats): requests sent, TCP connections opened, requests
+// sent on a connection an earlier request used, connections the server
+// closed, TLS handshakes and those that resumed a session.
+type Connections struct {
+	Requests      uint64 `json:"requests"`
+	Opened        uint64 `json:"opened"`
+	Reused        uint64 `json:"reused"`
+	ServerClosed  uint64 `json:"server_closed"`
+	TLSHandshakes uint64 `json:"tls_handshakes,omitempty"`
+	TLSResumed    uint64 `json:"tls_resumed,omitempty"`
+}
+
+// Add sums c and d.
+func (c *Connections) Add(d *Connections) *Connections {
+	switch {
+	case d == nil:
+		return c
+	case c == nil:
+		cp := *d
+		return &cp
+	}
+	c.Requests += d.Requests
+	c.Opened += d.Opened
+	c.Reused += d.Reused
+	c.ServerClosed += d.ServerClosed
+	c.TLSHandshakes += d.TLSHandshakes
+	c.TLSResumed += d.TLSResumed
+	return c
+}
+
+// MergePhases adds the phase histograms of several parts of a stream, op
+// by op (histograms add: the merge is exact).
+func MergePhases(parts ...[]OpPhases) ([]OpPhases, error) {
+	type acc struct {
+		p OpPhases
+		h [NumPhases]*hdr.Histogram
+	}
+	var order []string
+	byOp := map[string]*acc{}
+	for _, ps := range parts {
+		for _, p := range ps {
+			a := byOp[p.Op]
+			if a == nil {
+				a = &acc{p: OpPhases{Op: p.Op}}
+				byOp[p.Op] = a
+				order = append(order, p.Op)
+			}
+			a.p.Requests += p.Requests
+			a.p.NewConns += p.NewConns
+			a.p.Resumed += p.Resumed
+			for i, enc := range p.Phases {
+				var err error
+				if a.h[i], err = mergeEncoded(a.h[i], enc); err != nil {
+					return nil, fmt.Errorf("phases of %s, %s: %w", p.Op, PhaseNames[i], err)
+				}
+			}
+		}
+	}
+	slices.SortStableFunc(order, func(a, b string) int { return opOrder(a) - opOrder(b) })
+	out := make([]OpPhases, 0, len(order))
+	for _, op := range order {
+		a := byOp[op]
+		for i, h := range a.h {
+			a.p.Phases[i] = EncodeHistogram(h)
+		}
+		out = append(out, a.p)
+	}
+	return out, nil
+}
+
+func mergeStreamPhases(out *Stream, streams []*Stream) error {
+	var parts [][]OpPhases
+	for _, s := range streams {
+		if len(s.Phases) > 0 {
+			parts = append(parts, s.Phases)
+		}
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	var err error
+	out.Phases, err = MergePhases(parts...)
+	return err
+}
+
+// AnsweredClass reports whether an error class is a conditional
+// request's answer (412: the condition did not hold, 304: not modified):
+// such ops are timed and counted in the window's rate like successes,
+// and listed by class apart from failures.
+func AnsweredClass(class string) bool {
+	return class == storage.ClassPrecond || class == storage.ClassNotMod
+}
+
+// Answered is the second's successful ops plus those answered 412 or
+// 304: the ops its ticks, latency histograms and window rate hold.
+func (o *OpSecond) Answered() int64 {
+	return o.OK() + o.Errors[storage.ClassPrecond] + o.Errors[storage.ClassNotMod]
+}
+
+// answered is the op's ops the target answered with a condition that did
+// not hold (412) or an unchanged object (304): measured answers, not
+// failures.
+func (t *OpTotal) answered() int64 {
+	return t.Errors[storage.ClassPrecond] + t.Errors[storage.ClassNotMod]
+}
