@@ -80,6 +80,7 @@ func MergePhases(parts ...[]OpPhases) ([]OpPhases, error) {
 	}
 	var order []string
 	byOp := map[string]*acc{}
+	var codec histCodec
 	for _, ps := range parts {
 		for _, p := range ps {
 			a := byOp[p.Op]
@@ -92,8 +93,7 @@ func MergePhases(parts ...[]OpPhases) ([]OpPhases, error) {
 			a.p.NewConns += p.NewConns
 			a.p.Resumed += p.Resumed
 			for i, enc := range p.Phases {
-				var err error
-				if a.h[i], err = mergeEncoded(a.h[i], enc); err != nil {
+				if err := codec.addEncoded(&a.h[i], enc); err != nil {
 					return nil, fmt.Errorf("phases of %s, %s: %w", p.Op, PhaseNames[i], err)
 				}
 			}
