@@ -49,6 +49,9 @@ type Config struct {
 	// an open-loop stream without max_workers grows to its peak rate times
 	// this many workers (WorkerCap). 0: DefaultOpenLoopHorizon.
 	OpenLoopHorizon time.Duration
+	// Repeat runs each main stage's sweep this many times over (each
+	// step's result numbered by its Repetition); 0 or 1: once.
+	Repeat int
 	// OnStep, if set, is called before each step with its stage and index.
 	OnStep func(stage workload.Stage, step int)
 	// OpenBucket opens a store on another bucket, for key spaces that name
@@ -230,6 +233,21 @@ func (r *runState) runStage(ctx, runCtx context.Context, st workload.Stage, out 
 		}
 		return err
 	}
+	reps := 1
+	if st.Kind == result.KindMain && r.cfg.Repeat > 1 {
+		reps = r.cfg.Repeat
+	}
+	for rep := 0; rep < reps; rep++ { // the whole sweep again: steps interleave, so a drift shows in every step alike
+		if err := r.runSteps(runCtx, st, rep, reps, out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runSteps runs the steps of a stage that is not cleanup or dispose once
+// (repetition rep of reps).
+func (r *runState) runSteps(runCtx context.Context, st workload.Stage, rep, reps int, out *Outcome) error {
 	for i := 0; i < st.Steps() && runCtx.Err() == nil; i++ {
 		if err := r.beforeStep(runCtx, st, i); err != nil {
 			return err
@@ -248,6 +266,9 @@ func (r *runState) runStage(ctx, runCtx context.Context, st workload.Stage, out 
 		}
 		if err != nil {
 			return err
+		}
+		if reps > 1 {
+			step.Repetition = rep + 1
 		}
 		out.Steps = append(out.Steps, step)
 	}

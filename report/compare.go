@@ -85,15 +85,28 @@ type Change struct {
 	Pct float64
 	Sig Significance
 	P   float64 // the test's p-value, where a test was made
+	// Method is how a rate was tested ("repetitions", "batch means"),
+	// Batch the batch means' length in seconds and N1, N2 the samples a
+	// side; empty for other metrics.
+	Method string
+	Batch  int
+	N1, N2 int
 }
 
 // OpRun is one op of one stream of one step in one run.
 type OpRun struct {
+	// Total is the op over every repetition of the step: counts summed,
+	// rates over the sum of the windows, percentiles of the merged
+	// latencies.
 	Total       result.OpTotal
 	Concurrency int
-	// Per-second samples over the whole seconds of the common window.
-	OpsPerSec, BytesPerSec []float64
-	lat                    *hdr.Histogram // merged latency, nil without successes
+	// Per-second samples over the whole seconds of the common window,
+	// one series per repetition.
+	OpsPerSec, BytesPerSec [][]float64
+	// Each repetition's window rates.
+	RepOpsPerSec, RepBytesPerSec []float64
+	window                       float64        // the windows' sum, in seconds
+	lat                          *hdr.Histogram // merged latency, nil without successes
 }
 
 // CompareRow is one op of one stream of one step across the runs.
@@ -159,10 +172,14 @@ func Compare(base *result.Run, others ...*result.Run) *Comparison {
 			if !ok {
 				j = len(c.Rows)
 				index[k] = j
-				c.Rows = append(c.Rows, CompareRow{Stage: stageName(x.step), Step: x.step.Step,
+				c.Rows = append(c.Rows, CompareRow{Stage: stepName(x.step), Step: x.step.Step,
 					Stream: x.stream.Name, Op: x.t.Op, Runs: make([]*OpRun, len(runs))})
 			}
-			c.Rows[j].Runs[i] = newOpRun(x.stream, x.t)
+			if prev := c.Rows[j].Runs[i]; prev != nil {
+				prev.addRepetition(newOpRun(x.stream, x.t)) // --repeat: another run of the step
+			} else {
+				c.Rows[j].Runs[i] = newOpRun(x.stream, x.t)
+			}
 		}
 	}
 	for i := range c.Rows {
@@ -178,12 +195,14 @@ func Compare(base *result.Run, others ...*result.Run) *Comparison {
 }
 
 func newOpRun(s *result.Stream, t result.OpTotal) *OpRun {
-	r := &OpRun{Total: t, Concurrency: s.Concurrency}
+	r := &OpRun{Total: t, Concurrency: s.Concurrency, window: s.Window.Duration(),
+		RepOpsPerSec: []float64{t.OpsPerSec}, RepBytesPerSec: []float64{t.BytesPerSec}}
 	if t.LatencyHist != "" {
 		r.lat, _ = result.DecodeHistogram(t.LatencyHist) // Summarize just encoded it
 	}
 	lo, hi := int64(math.Ceil(s.Window.Start)), int64(math.Floor(s.Window.End))
 	if hi <= lo {
+		r.OpsPerSec, r.BytesPerSec = [][]float64{nil}, [][]float64{nil}
 		return r
 	}
 	ops := make([]float64, hi-lo) // a second without the op did none of it
@@ -199,15 +218,48 @@ func newOpRun(s *result.Stream, t result.OpTotal) *OpRun {
 			}
 		}
 	}
-	r.OpsPerSec, r.BytesPerSec = ops, bytes
+	r.OpsPerSec, r.BytesPerSec = [][]float64{ops}, [][]float64{bytes}
 	return r
+}
+
+// addRepetition adds another repetition of the step to r: counts add,
+// rates are the windows' ops over the windows' seconds, latencies merge.
+func (r *OpRun) addRepetition(o *OpRun) {
+	t, u := &r.Total, o.Total
+	t.Ops, t.OK, t.Bytes, t.Dropped = t.Ops+u.Ops, t.OK+u.OK, t.Bytes+u.Bytes, t.Dropped+u.Dropped
+	t.WindowOps, t.WindowBytes = t.WindowOps+u.WindowOps, t.WindowBytes+u.WindowBytes
+	for c, n := range u.Errors {
+		if t.Errors == nil {
+			t.Errors = map[string]int64{}
+		}
+		t.Errors[c] += n
+	}
+	r.window += o.window
+	if r.window > 0 {
+		t.OpsPerSec, t.BytesPerSec = t.WindowOps/r.window, t.WindowBytes/r.window
+	}
+	switch {
+	case o.lat == nil:
+	case r.lat == nil:
+		r.lat = o.lat
+	default:
+		r.lat.Merge(o.lat)
+	}
+	if r.lat != nil {
+		t.Latency = result.PercentilesOf(r.lat)
+		t.LatencyHist = result.EncodeHistogram(r.lat)
+	}
+	r.OpsPerSec, r.BytesPerSec = append(r.OpsPerSec, o.OpsPerSec...), append(r.BytesPerSec, o.BytesPerSec...)
+	r.RepOpsPerSec, r.RepBytesPerSec = append(r.RepOpsPerSec, o.RepOpsPerSec...), append(r.RepBytesPerSec, o.RepBytesPerSec...)
+	r.Concurrency = max(r.Concurrency, o.Concurrency)
 }
 
 func compareOp(b, o *OpRun) [NumMetrics]Change {
 	var out [NumMetrics]Change
-	out[MetricOps] = rateChange(b.Total.OpsPerSec, o.Total.OpsPerSec, b.OpsPerSec, o.OpsPerSec)
+	out[MetricOps] = rateChange(b.Total.OpsPerSec, o.Total.OpsPerSec, rateSamples{b.RepOpsPerSec, b.OpsPerSec}, rateSamples{o.RepOpsPerSec, o.OpsPerSec})
 	if b.Total.Bytes > 0 || o.Total.Bytes > 0 {
-		out[MetricThroughput] = rateChange(b.Total.BytesPerSec, o.Total.BytesPerSec, b.BytesPerSec, o.BytesPerSec)
+		out[MetricThroughput] = rateChange(b.Total.BytesPerSec, o.Total.BytesPerSec,
+			rateSamples{b.RepBytesPerSec, b.BytesPerSec}, rateSamples{o.RepBytesPerSec, o.BytesPerSec})
 	} else {
 		out[MetricThroughput] = out[MetricOps]
 	}
@@ -237,14 +289,12 @@ func pct(base, v float64) float64 {
 	return (v - base) / base * 100
 }
 
-func rateChange(base, v float64, bs, vs []float64) Change {
-	c := Change{Base: base, Value: v, Pct: pct(base, v), Sig: Untested}
-	if len(bs) < minSeconds || len(vs) < minSeconds {
-		return c
-	}
-	_, c.P = MannWhitney(bs, vs)
-	c.Sig = NotSignificant
-	if c.P < alpha && math.Abs(c.Pct) >= minChangePct {
+func rateChange(base, v float64, bs, vs rateSamples) Change {
+	c := Change{Base: base, Value: v, Pct: pct(base, v)}
+	var how rateTest
+	c.P, c.Sig, how = testRates(bs, vs)
+	c.Method, c.Batch, c.N1, c.N2 = how.method, how.batch, how.n1, how.n2
+	if c.Sig == NotSignificant && c.P < alpha && math.Abs(c.Pct) >= minChangePct {
 		c.Sig = Significant
 	}
 	return c

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 )
 
@@ -23,9 +24,9 @@ func WriteCompareTable(w io.Writer, c *Comparison) error {
 		return err
 	}
 	fmt.Fprintf(w, "latencies in ms; changes against %s (the first file), errors as a share of ops issued\n", c.Labels[0])
-	fmt.Fprintf(w, "* significant: rates by Mann-Whitney U on per-second samples (p<%.2f), percentiles by disjoint 95%% confidence intervals (rank bounds, HDR bucket widths), errors by a two-proportion test; rates and percentiles also change by >= %.0f%%\n",
-		alpha, minChangePct)
-	fmt.Fprintf(w, "? not testable: fewer than %d whole seconds in the window, fewer than %d samples above the percentile, or MAX (one sample)\n", minSeconds, minTail)
+	fmt.Fprintf(w, "* significant: rates by a Mann-Whitney U test (p<%.2f, exact, as benchstat) over %s; percentiles by disjoint 95%% confidence intervals (rank bounds, HDR bucket widths), errors by a two-proportion test; rates and percentiles also change by >= %.0f%%\n",
+		alpha, rateMethods(c), minChangePct)
+	fmt.Fprintf(w, "? not testable: too few samples for the U test to reach p<%.2f (repetitions: --repeat 5 or more; batch means: a run longer than its autocorrelation), fewer than %d samples above the percentile, or MAX (one sample)\n", alpha, minTail)
 	return nil
 }
 
@@ -92,4 +93,49 @@ func (c Change) String() string {
 		s += " ?"
 	}
 	return s
+}
+
+// rateMethods says how the rows' rates were tested: each method with the
+// range of samples a side (and of batch lengths) it had.
+func rateMethods(c *Comparison) string {
+	type span struct{ lo, hi, blo, bhi int }
+	var order []string
+	seen := map[string]*span{}
+	for _, row := range c.Rows {
+		for _, ch := range row.Changes {
+			m := ch[MetricOps]
+			if m.Method == "" {
+				continue
+			}
+			sp := seen[m.Method]
+			if sp == nil {
+				sp = &span{lo: min(m.N1, m.N2), hi: max(m.N1, m.N2), blo: m.Batch, bhi: m.Batch}
+				seen[m.Method] = sp
+				order = append(order, m.Method)
+			}
+			sp.lo, sp.hi = min(sp.lo, m.N1, m.N2), max(sp.hi, m.N1, m.N2)
+			sp.blo, sp.bhi = min(sp.blo, m.Batch), max(sp.bhi, m.Batch)
+		}
+	}
+	if len(order) == 0 {
+		return "repetitions, or batch means of the per-second rates"
+	}
+	between := func(lo, hi int) string {
+		if lo == hi {
+			return fmt.Sprint(lo)
+		}
+		return fmt.Sprintf("%d-%d", lo, hi)
+	}
+	var parts []string
+	for _, m := range order {
+		sp := seen[m]
+		if m == "batch means" {
+			m = "batch means of the per-second rates (batches of " + between(sp.blo, sp.bhi) + " s, from their autocorrelation;"
+			m += " "
+		} else {
+			m += " ("
+		}
+		parts = append(parts, m+between(sp.lo, sp.hi)+" samples a side)")
+	}
+	return strings.Join(parts, " and ")
 }

@@ -62,7 +62,7 @@ func TestCompareSignificance(t *testing.T) {
 		t.Fatalf("rows = %+v", c.Rows)
 	}
 	for _, row := range c.Rows {
-		if n := len(row.Runs[0].OpsPerSec); n < 18 || n > 20 {
+		if n := len(row.Runs[0].OpsPerSec[0]); n < 18 || n > 20 {
 			t.Errorf("%s: %d per-second samples from a 20 s run", row.Op, n)
 		}
 		fast, noise, few := row.Changes[0], row.Changes[1], row.Changes[2]

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/objbench/objbench/result"
 )
@@ -10,6 +11,15 @@ import (
 // stageName is a step's stage with the values a sweep gave it besides
 // concurrency, so the rows of a size sweep tell themselves apart.
 func stageName(s *result.Step) string {
+	n := stepName(s)
+	if s.Repetition > 0 {
+		n += " #" + strconv.Itoa(s.Repetition)
+	}
+	return n
+}
+
+// stepName is the step as every repetition of it shares the name.
+func stepName(s *result.Step) string {
 	if s.Sweep == "" {
 		return s.Stage
 	}

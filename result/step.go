@@ -20,6 +20,10 @@ type Step struct {
 	Stage string `json:"stage"`
 	Kind  string `json:"kind"`
 	Step  int    `json:"step"`
+	// Repetition numbers the step's runs (1..N) when each main step was
+	// run N times (--repeat N); 0 when it ran once. Compare takes the
+	// repetitions as its samples.
+	Repetition int `json:"repetition,omitempty"`
 	// Sweep names the step's swept values other than concurrency.
 	Sweep   string        `json:"sweep,omitempty"`
 	Start   time.Time     `json:"start"`

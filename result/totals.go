@@ -147,6 +147,9 @@ func (t *OpTotal) finish(window float64) {
 	t.mergedLat, t.ttf, t.rsp = nil, nil, nil
 }
 
+// PercentilesOf summarizes a latency histogram (microseconds).
+func PercentilesOf(h *hdr.Histogram) Percentiles { return percentiles(h) }
+
 func percentiles(h *hdr.Histogram) Percentiles {
 	if h == nil || h.TotalCount() == 0 {
 		return Percentiles{}

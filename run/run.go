@@ -30,6 +30,8 @@ type Options struct {
 	MaxErrors             int64
 	NoCleanup             bool
 	OpenLoopHorizon       time.Duration
+	// Repeat runs each main step this many times (loadgen.Config.Repeat).
+	Repeat int
 	// MaxConns is the workers a bucket of the workload may serve at once.
 	MaxConns int
 	// NoWatch skips sampling the machine (no timeline, no verdict).
@@ -103,7 +105,7 @@ func Run(ctx context.Context, sp workload.Spec, tgt *Target, o Options) (*result
 		return nil, err
 	}
 	cfg := loadgen.Config{Store: tgt.Store, Spec: sp, Namespace: res.Target.Namespace, Block: block, Seed: o.Seed,
-		Worker: o.Worker, BeforeStep: meet.beforeStep,
+		Worker: o.Worker, BeforeStep: meet.beforeStep, Repeat: o.Repeat,
 		Grace: o.Grace, CleanupTimeout: o.CleanupTimeout, MaxErrors: o.MaxErrors, NoCleanup: o.NoCleanup,
 		OpenLoopHorizon: o.OpenLoopHorizon, OpenBucket: tgt.BucketOpener(max(o.MaxConns, 1)),
 		OnStep: o.OnStep, StepStarted: w.stepStarted, OnSecond: o.OnSecond}

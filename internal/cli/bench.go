@@ -45,6 +45,7 @@ type benchOptions struct {
 	arrival     string
 	ramp        time.Duration
 	maxWorkers  int
+	repeat      int
 	listen      string // --listen: serve the live view here
 	dist        workerOptions
 	s3          s3Flags
@@ -89,6 +90,7 @@ func (o *benchOptions) register(f *pflag.FlagSet, op string) {
 	f.DurationVar(&o.ramp, "ramp", 0, "with --rate FROM..TO: how long the linear ramp takes")
 	f.IntVar(&o.maxWorkers, "max-workers", 0, "with --rate: the most workers the schedule may grow to; a slot finding them all busy is dropped "+
 		"(default: the peak rate times --request-timeout, or 10s, capped at 10000; --concurrency workers start at once)")
+	f.IntVar(&o.repeat, "repeat", 1, "run each main step this many times (the whole sweep again each time); compare takes the repetitions as its samples (5 or more a side can show a change at p<0.05)")
 	f.StringVar(&o.listen, "listen", "", "while the run goes, serve a live page, its event stream and Prometheus /metrics on this address (127.0.0.1:8080; port 0 picks one)")
 	o.dist.register(f)
 	o.s3.register(f)

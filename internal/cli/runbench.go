@@ -19,6 +19,9 @@ import (
 	"github.com/objbench/objbench/workload"
 )
 
+// maxRepeat bounds --repeat: a step run more often than this is a typo.
+const maxRepeat = 1000
+
 // runBench runs spec against the target the options name, writes the result
 // file (also when interrupted), prints the table and returns the error that
 // decides the exit code.
@@ -26,6 +29,9 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 	note := notes(env, o.quiet)
 	if errs := sp.Validate(); len(errs) > 0 {
 		return usageError{errors.Join(errs...)}
+	}
+	if o.repeat < 1 || o.repeat > maxRepeat {
+		return usagef("--repeat %d: want 1 to %d", o.repeat, maxRepeat)
 	}
 	if len(o.target.targets) > 1 {
 		return runTargets(ctx, env, o, sp)
@@ -77,7 +83,7 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 	defer stopNote()
 	opts := run.Options{RunID: runID, Seed: o.seed, Tool: result.Tool{Name: "objbench", Version: version()},
 		Grace: o.grace, MaxErrors: o.maxErrors, NoCleanup: o.noCleanup, OpenLoopHorizon: o.target.timeout,
-		MaxConns: maxConc, LinkSpeed: o.linkBps, Live: ln, Note: note,
+		MaxConns: maxConc, LinkSpeed: o.linkBps, Live: ln, Note: note, Repeat: o.repeat,
 		Worker: wk, Engine: engine, RendezvousTimeout: o.dist.rendezvousTO, MaxSkew: o.dist.maxSkew,
 		OnStep: func(st workload.Stage, i int) { note("%s", describeStep(st, i)) }}
 	if o.memProfile != "" {
