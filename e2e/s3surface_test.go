@@ -249,8 +249,8 @@ stages:
 	if !strings.Contains(r.stdout, "versioning enabled on bucket objbench-versioned") && !strings.Contains(strings.Join(stepNotes(res), "\n"), "versioning enabled") {
 		t.Errorf("init did not say it enabled versioning; notes %q", stepNotes(res))
 	}
-	if !res.CleanedUp {
-		t.Errorf("not cleaned up: %s", res.CleanupNote)
+	if !res.CleanedUp || !strings.Contains(strings.Join(stepNotes(res), "\n"), "versions and delete markers under objbench/") {
+		t.Errorf("not cleaned up (%s), or no versions removed: notes %q", res.CleanupNote, stepNotes(res))
 	}
 	if keys := listAll(t, st); len(keys) != 1 || keys[0] != "keep/me" {
 		t.Errorf("bucket bench holds %v after the run, want only keep/me", keys)

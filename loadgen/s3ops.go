@@ -203,7 +203,8 @@ func (w *worker) createUpload(ctx context.Context, mp storage.Multiparter, key s
 }
 
 // deleteBatch deletes t.batch in one DeleteObjects request; keys the
-// target reports gone count as deleted.
+// target reports gone count as deleted. In a versioned bucket it makes
+// delete markers, where DELETE removes the version this run wrote.
 func (w *worker) deleteBatch(ctx context.Context, t task) error {
 	bd, ok := t.store.(storage.BatchDeleter)
 	if !ok {
@@ -211,14 +212,12 @@ func (w *worker) deleteBatch(ctx context.Context, t task) error {
 	}
 	ids := w.ids[:0]
 	for _, k := range t.batch {
-		id := storage.ObjectID{Key: k}
+		// No version: in a versioned bucket each key gets a delete marker
+		// and keeps its versions (cleanup removes both).
+		ids = append(ids, storage.ObjectID{Key: k})
 		if w.s.needsBook() {
-			if w.s.work.s3.versioned {
-				id.VersionID = w.book().lookup(k).VersionID
-			}
 			w.book().forget(k)
 		}
-		ids = append(ids, id)
 	}
 	w.ids = ids
 	failed, err := bd.DeleteObjects(ctx, ids)

@@ -72,6 +72,11 @@ func buildCompare(c *report.Comparison, runs []*result.Run) (*comparePage, error
 	if err := perOpCharts(c, runs, pg); err != nil {
 		return nil, err
 	}
+	if ph, err := comparePhaseChart(c.Labels, runs); err != nil {
+		return nil, err
+	} else if ph != "" {
+		pg.Latency = append(pg.Latency, ph)
+	}
 	return pg, nil
 }
 

@@ -24,7 +24,7 @@ func (c phaseChart) plot() (*plot.Plot, error) {
 	p := newPlot("Where the time goes: median of each phase per request", "ms", "")
 	names := make([]string, len(c.rows))
 	for i, r := range c.rows {
-		names[len(c.rows)-1-i] = fmt.Sprintf("%s %s c%d  ", r.Stage, r.Op, r.Concurrency) // the first row on top
+		names[len(c.rows)-1-i] = fmt.Sprintf("%s %s c%d", r.Stage, r.Op, r.Concurrency) // the first row on top
 	}
 	var below *plotter.BarChart
 	for ph := range result.NumPhases {
@@ -54,6 +54,8 @@ func (c phaseChart) plot() (*plot.Plot, error) {
 		return nil, nil
 	}
 	p.NominalY(names...)
+	p.Y.Tick.Label.Font.Size = vg.Points(9)
+	p.Y.Padding = vg.Points(14) // browsers' fonts run wider than gonum measures: keep the labels off the bars
 	p.X.Min = 0
 	p.X.Max *= 1.35 // room for the legend
 	return p, nil
@@ -64,6 +66,28 @@ func phaseCharts(r *result.Run) (template.HTML, error) {
 	rows, err := report.PhaseRows(r)
 	if err != nil {
 		return "", err
+	}
+	c := phaseChart{rows: rows}
+	pl, err := c.plot()
+	if err != nil || pl == nil {
+		return "", err
+	}
+	return render(c)
+}
+
+// comparePhaseChart draws the runs' phases in one chart, each run's bars
+// named by its label ("" when none has phases).
+func comparePhaseChart(labels []string, runs []*result.Run) (template.HTML, error) {
+	var rows []report.PhaseRow
+	for i, r := range runs {
+		rs, err := report.PhaseRows(r)
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", labels[i], err)
+		}
+		for _, x := range rs {
+			x.Stage = labels[i] + ": " + x.Stage
+			rows = append(rows, x)
+		}
 	}
 	c := phaseChart{rows: rows}
 	pl, err := c.plot()

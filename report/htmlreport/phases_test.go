@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/objbench/objbench/report"
 	"github.com/objbench/objbench/report/htmlreport"
 	"github.com/objbench/objbench/result"
 )
@@ -43,5 +44,28 @@ func TestPhaseChart(t *testing.T) {
 	}
 	if strings.Contains(chart, ">dns<") || strings.Contains(chart, ">send<") {
 		t.Error("the legend names phases that took no time")
+	}
+}
+
+// The compare page draws every run's phases in one chart, its bars named
+// by the run's label.
+func TestComparePhaseChart(t *testing.T) {
+	a, b := sweepResult(t), sweepResult(t)
+	var ph [result.NumPhases]string
+	ph[3], ph[5] = histogram(t, 2000, 2500), histogram(t, 5000, 9000)
+	b.Steps[len(b.Steps)-1].Streams[0].Phases = []result.OpPhases{{Op: "GET", Requests: 2, Phases: ph}}
+	c := report.Compare(a, b)
+	c.Labels = []string{"base.json", "tls.json"}
+	var out bytes.Buffer
+	if err := htmlreport.WriteCompare(&out, c, []*result.Run{a, b}); err != nil {
+		t.Fatal(err)
+	}
+	page := out.String()
+	i := strings.Index(page, "Where the time goes: median")
+	if i < 0 {
+		t.Fatal("no phase chart on the compare page")
+	}
+	if chart := page[i:]; !strings.Contains(chart[:strings.Index(chart, "</svg>")], "tls.json: main GET") {
+		t.Error("the phase chart does not name the run")
 	}
 }
