@@ -105,6 +105,8 @@ type OpRun struct {
 	OpsPerSec, BytesPerSec [][]float64
 	// Each repetition's window rates.
 	RepOpsPerSec, RepBytesPerSec []float64
+	// Each repetition's latency percentiles.
+	RepLatency []result.Percentiles
 	window                       float64        // the windows' sum, in seconds
 	lat                          *hdr.Histogram // merged latency, nil without successes
 }
@@ -196,7 +198,7 @@ func Compare(base *result.Run, others ...*result.Run) *Comparison {
 
 func newOpRun(s *result.Stream, t result.OpTotal) *OpRun {
 	r := &OpRun{Total: t, Concurrency: s.Concurrency, window: s.Window.Duration(),
-		RepOpsPerSec: []float64{t.OpsPerSec}, RepBytesPerSec: []float64{t.BytesPerSec}}
+		RepOpsPerSec: []float64{t.OpsPerSec}, RepBytesPerSec: []float64{t.BytesPerSec}, RepLatency: []result.Percentiles{t.Latency}}
 	if t.LatencyHist != "" {
 		r.lat, _ = result.DecodeHistogram(t.LatencyHist) // Summarize just encoded it
 	}
@@ -251,6 +253,7 @@ func (r *OpRun) addRepetition(o *OpRun) {
 	}
 	r.OpsPerSec, r.BytesPerSec = append(r.OpsPerSec, o.OpsPerSec...), append(r.BytesPerSec, o.BytesPerSec...)
 	r.RepOpsPerSec, r.RepBytesPerSec = append(r.RepOpsPerSec, o.RepOpsPerSec...), append(r.RepBytesPerSec, o.RepBytesPerSec...)
+	r.RepLatency = append(r.RepLatency, o.RepLatency...)
 	r.Concurrency = max(r.Concurrency, o.Concurrency)
 }
 
@@ -268,10 +271,20 @@ func compareOp(b, o *OpRun) [NumMetrics]Change {
 		m         Metric
 		quantile  float64
 		base, val int64
+		of        func(result.Percentiles) int64
 	}{
-		{MetricP50, 0.5, bl.P50, ol.P50}, {MetricP90, 0.9, bl.P90, ol.P90},
-		{MetricP99, 0.99, bl.P99, ol.P99}, {MetricP999, 0.999, bl.P999, ol.P999},
+		{MetricP50, 0.5, bl.P50, ol.P50, func(p result.Percentiles) int64 { return p.P50 }},
+		{MetricP90, 0.9, bl.P90, ol.P90, func(p result.Percentiles) int64 { return p.P90 }},
+		{MetricP99, 0.99, bl.P99, ol.P99, func(p result.Percentiles) int64 { return p.P99 }},
+		{MetricP999, 0.999, bl.P999, ol.P999, func(p result.Percentiles) int64 { return p.P999 }},
 	} {
+		if len(b.RepLatency) >= 2 && len(o.RepLatency) >= 2 {
+			// Repetitions: each one's percentile is a sample, as for rates;
+			// a run's latencies come in bursts, so its own samples are not
+			// independent either.
+			out[q.m] = repChange(float64(q.base), float64(q.val), repValues(b.RepLatency, q.of), repValues(o.RepLatency, q.of))
+			continue
+		}
 		out[q.m] = percentileChange(float64(q.base), float64(q.val), q.quantile, b.lat, o.lat)
 	}
 	out[MetricMax] = Change{Base: float64(bl.Max), Value: float64(ol.Max), Pct: pct(float64(bl.Max), float64(ol.Max)), Sig: Untested}
@@ -298,6 +311,19 @@ func rateChange(base, v float64, bs, vs rateSamples) Change {
 		c.Sig = Significant
 	}
 	return c
+}
+
+func repValues(ps []result.Percentiles, of func(result.Percentiles) int64) []float64 {
+	out := make([]float64, len(ps))
+	for i, p := range ps {
+		out[i] = float64(of(p))
+	}
+	return out
+}
+
+// repChange tests a change over repetitions' values, as rates are.
+func repChange(base, v float64, bs, vs []float64) Change {
+	return rateChange(base, v, rateSamples{reps: bs}, rateSamples{reps: vs})
 }
 
 func percentileChange(base, v, quantile float64, hb, hv *hdr.Histogram) Change {
@@ -331,7 +357,7 @@ func errorChange(b, o result.OpTotal) Change {
 	if b.Ops == 0 || o.Ops == 0 {
 		return Change{Sig: Untested}
 	}
-	eb, eo := float64(b.Ops-b.OK), float64(o.Ops-o.OK)
+	eb, eo := float64(Failures(b)), float64(Failures(o)) // 412, 304 and not implemented are outcomes, not failures
 	nb, no := float64(b.Ops), float64(o.Ops)
 	c := Change{Base: eb / nb, Value: eo / no}
 	c.Pct = pct(c.Base, c.Value)

@@ -24,7 +24,7 @@ func WriteCompareTable(w io.Writer, c *Comparison) error {
 		return err
 	}
 	fmt.Fprintf(w, "latencies in ms; changes against %s (the first file), errors as a share of ops issued\n", c.Labels[0])
-	fmt.Fprintf(w, "* significant: rates by a Mann-Whitney U test (p<%.2f, exact, as benchstat) over %s; percentiles by disjoint 95%% confidence intervals (rank bounds, HDR bucket widths), errors by a two-proportion test; rates and percentiles also change by >= %.0f%%\n",
+	fmt.Fprintf(w, "* significant: rates by a Mann-Whitney U test (p<%.2f, exact, as benchstat) over %s; percentiles by the same test over repetitions, else by disjoint 95%% confidence intervals (rank bounds, HDR bucket widths); errors by a two-proportion test; rates and percentiles also change by >= %.0f%%\n",
 		alpha, rateMethods(c), minChangePct)
 	fmt.Fprintf(w, "? not testable: too few samples for the U test to reach p<%.2f (repetitions: --repeat 5 or more; batch means: a run longer than its autocorrelation), fewer than %d samples above the percentile, or MAX (one sample)\n", alpha, minTail)
 	return nil
@@ -46,7 +46,7 @@ func writeCompareRow(tw io.Writer, c *Comparison, row *CompareRow) {
 		}
 		t, p := r.Total, r.Total.Latency
 		cells := []string{rate(t.OpsPerSec), mib(t.BytesPerSec), msi(p.P50), msi(p.P90), msi(p.P99), msi(p.P999), msi(p.Max),
-			fmt.Sprint(t.Ops - t.OK)}
+			fmt.Sprint(Failures(t))}
 		if i > 0 && row.Runs[0] != nil {
 			ch := row.Changes[i-1]
 			for k, m := range []Metric{MetricOps, MetricThroughput, MetricP50, MetricP90, MetricP99, MetricP999, MetricMax, MetricErrors} {
