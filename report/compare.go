@@ -107,8 +107,8 @@ type OpRun struct {
 	RepOpsPerSec, RepBytesPerSec []float64
 	// Each repetition's latency percentiles.
 	RepLatency []result.Percentiles
-	window                       float64        // the windows' sum, in seconds
-	lat                          *hdr.Histogram // merged latency, nil without successes
+	window     float64        // the windows' sum, in seconds
+	lat        *hdr.Histogram // merged latency, nil without successes
 }
 
 // CompareRow is one op of one stream of one step across the runs.
