@@ -23,6 +23,10 @@ type Result struct {
 	// one request of a small object).
 	Object Latency `json:"object_latency"`
 	Part   Latency `json:"part_latency"`
+	// ETags are what the store gave each uploaded object, by plan item
+	// ("" where it gave none or the object did not finish): Verify checks
+	// the listing against them.
+	ETags []string `json:"-"`
 }
 
 // MiBps is the throughput over the wall time.

@@ -23,6 +23,7 @@ type runner struct {
 	retries atomic.Int64
 	objects atomic.Int64
 	bytes   atomic.Int64
+	etags   []string // by item: what each upload got back
 }
 
 // Run moves the plan's objects to (upload) or from (download) st with
@@ -31,6 +32,9 @@ type runner struct {
 func Run(ctx context.Context, st storage.Store, p *Plan, o Options) (*Result, error) {
 	o = o.Resolve(p)
 	r := &runner{raw: st, o: o, lat: newLatencies()}
+	if !p.Download {
+		r.etags = make([]string, len(p.Items))
+	}
 	r.st = retry.New(st, retry.Policy{Retries: o.Retries, OnRetry: r.retried, OnSuccess: r.succeeded})
 	if !p.Download && hasGenerated(p) {
 		b, err := payload.NewBlock(payload.DefaultBlockSize, p.Seed, 0)
@@ -45,7 +49,7 @@ func Run(ctx context.Context, st storage.Store, p *Plan, o Options) (*Result, er
 	for range o.Workers {
 		g.Go(func() error {
 			for i := next.Add(1) - 1; i < int64(len(p.Items)); i = next.Add(1) - 1 {
-				if err := r.move(gctx, p.Download, p.Items[i]); err != nil {
+				if err := r.move(gctx, p.Download, int(i), p.Items[i]); err != nil {
 					return err
 				}
 			}
@@ -57,7 +61,7 @@ func Run(ctx context.Context, st storage.Store, p *Plan, o Options) (*Result, er
 		Download: p.Download, Objects: r.objects.Load(), Bytes: r.bytes.Load(), Parts: r.parts.Load(),
 		Retries: r.retries.Load(), Wall: time.Since(start), PartSize: o.PartSize,
 		PartConcurrency: o.PartConcurrency, Workers: o.Workers,
-		Object: summarize(r.lat.object), Part: summarize(r.lat.part),
+		Object: summarize(r.lat.object), Part: summarize(r.lat.part), ETags: r.etags,
 	}
 	return res, err
 }
@@ -72,13 +76,13 @@ func hasGenerated(p *Plan) bool {
 }
 
 // move transfers one object and accounts for it.
-func (r *runner) move(ctx context.Context, download bool, it Item) error {
+func (r *runner) move(ctx context.Context, download bool, i int, it Item) error {
 	start := time.Now()
 	var err error
 	if download {
 		err = r.download(ctx, it)
 	} else {
-		err = r.upload(ctx, it)
+		r.etags[i], err = r.upload(ctx, it)
 	}
 	if err != nil {
 		return err

@@ -63,19 +63,21 @@ func (s *source) close() error {
 
 // upload puts one object: in one request up to a part's size (or when the
 // store has no multipart uploads), in parts above.
-func (r *runner) upload(ctx context.Context, it Item) (err error) {
+// It returns the ETag the store gave the object.
+func (r *runner) upload(ctx context.Context, it Item) (etag string, err error) {
 	src, err := r.openSource(it)
 	if err != nil {
-		return fmt.Errorf("upload %s: %w", it.Key, err)
+		return "", fmt.Errorf("upload %s: %w", it.Key, err)
 	}
 	defer func() { err = errors.Join(err, src.close()) }()
 	mp, ok := r.st.(storage.Multiparter)
 	if !ok || parts(it.Size, r.o.PartSize) == 1 {
-		if _, err := r.st.Put(ctx, it.Key, src.section(0, it.Size), it.Size, r.putOptions()); err != nil {
-			return err
+		info, err := r.st.Put(ctx, it.Key, src.section(0, it.Size), it.Size, r.putOptions())
+		if err != nil {
+			return "", err
 		}
 		r.moved(it.Size)
-		return nil
+		return info.ETag, nil
 	}
 	return r.uploadParts(ctx, mp, it, src)
 }
@@ -83,10 +85,10 @@ func (r *runner) upload(ctx context.Context, it Item) (err error) {
 // uploadParts runs a multipart upload and aborts it if any step fails.
 // The abort goes to the caller's store itself, tried once, as before
 // retries were a wrapper.
-func (r *runner) uploadParts(ctx context.Context, mp storage.Multiparter, it Item, src *source) error {
+func (r *runner) uploadParts(ctx context.Context, mp storage.Multiparter, it Item, src *source) (string, error) {
 	id, err := r.createMultipart(ctx, mp, it.Key)
 	if err != nil {
-		return err
+		return "", err
 	}
 	done := make([]storage.Part, parts(it.Size, r.o.PartSize))
 	err = r.forEachPart(ctx, it.Size, func(ctx context.Context, n int, off, size int64) error {
@@ -98,8 +100,9 @@ func (r *runner) uploadParts(ctx context.Context, mp storage.Multiparter, it Ite
 		r.moved(size)
 		return nil
 	})
+	var info storage.ObjectInfo
 	if err == nil {
-		_, err = mp.CompleteMultipart(ctx, it.Key, id, done)
+		info, err = mp.CompleteMultipart(ctx, it.Key, id, done)
 	}
 	if err != nil {
 		actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), abortTimeout)
@@ -108,7 +111,7 @@ func (r *runner) uploadParts(ctx context.Context, mp storage.Multiparter, it Ite
 			err = errors.Join(err, fmt.Errorf("abort multipart upload %s of %s: %w", id, it.Key, aerr))
 		}
 	}
-	return err
+	return info.ETag, err
 }
 
 // putOptions is what every upload request carries: the checksum asked for.

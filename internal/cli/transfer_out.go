@@ -109,7 +109,7 @@ func (o *transferOptions) verify(ctx context.Context, env Env, st storage.Store,
 		WantObjects: int64(len(plan.Items)), WantBytes: plan.Bytes()}
 	if !plan.Download {
 		var err error
-		if check, err = transfer.Verify(ctx, st, plan); err != nil {
+		if check, err = transfer.Verify(ctx, st, plan, res.ETags); err != nil {
 			return fmt.Errorf("verify: %w", err)
 		}
 	}
