@@ -3,7 +3,6 @@ package e2e_test
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,16 +49,9 @@ func transferRoundTrip(t *testing.T, flags, env []string) {
 	if !strings.Contains(r.stdout, "verified: 20 objects, 20971520 bytes") {
 		t.Errorf("gen upload:\n%s", r.stdout)
 	}
-	var rep struct {
-		Verified bool
-		Result   struct{ Objects, Bytes, Parts int64 }
-	}
-	raw, err := os.ReadFile(filepath.Join(dir, "up.json"))
-	if err == nil {
-		err = json.Unmarshal(raw, &rep)
-	}
-	if err != nil || !rep.Verified || rep.Result.Objects != 20 || rep.Result.Bytes != 20<<20 {
-		t.Errorf("up.json: %+v, %v", rep, err)
+	res := readResult(t, filepath.Join(dir, "up.json"))
+	if tr := res.Steps[0].Transfer; tr == nil || !tr.Check.Verified || tr.Objects != 20 || tr.Bytes != 20<<20 {
+		t.Errorf("up.json: %+v", tr)
 	}
 	r = ob(append([]string{"transfer", "big", "s3://bench/f/"}, parts...)...).mustSucceed(t)
 	if !strings.Contains(r.stdout, "verified: 1 objects, 41943040 bytes") || !strings.Contains(r.stdout, "  8  ") {

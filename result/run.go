@@ -16,7 +16,9 @@ import (
 //	   workload package encodes it
 //	3: streams' outages: periods the store could not be reached at all
 //	   (connections refused or reset), with the ops they lost
-const Version = 3
+//	4: a step's transfer: a whole-object transfer's objects, wall time,
+//	   object latency and verification (objbench transfer --out)
+const Version = 4
 
 // RunInfo identifies a run and says how it ended; a result file and its
 // summary both begin with it.

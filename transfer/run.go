@@ -19,6 +19,7 @@ type runner struct {
 	o       Options
 	block   *payload.Block // nil unless the plan has generated items
 	lat     *latencies
+	reqs    *requests
 	parts   atomic.Int64
 	retries atomic.Int64
 	objects atomic.Int64
@@ -31,11 +32,12 @@ type runner struct {
 // the run; the Result then counts what was moved before.
 func Run(ctx context.Context, st storage.Store, p *Plan, o Options) (*Result, error) {
 	o = o.Resolve(p)
-	r := &runner{raw: st, o: o, lat: newLatencies()}
+	start := time.Now()
+	r := &runner{raw: st, o: o, lat: newLatencies(), reqs: newRequests(start, p.Download, st)}
 	if !p.Download {
 		r.etags = make([]string, len(p.Items))
 	}
-	r.st = retry.New(st, retry.Policy{Retries: o.Retries, OnRetry: r.retried, OnSuccess: r.succeeded})
+	r.st = retry.New(st, retry.Policy{Retries: o.Retries, OnRetry: r.retried})
 	if !p.Download && hasGenerated(p) {
 		b, err := payload.NewBlock(payload.DefaultBlockSize, p.Seed, 0)
 		if err != nil {
@@ -43,7 +45,6 @@ func Run(ctx context.Context, st storage.Store, p *Plan, o Options) (*Result, er
 		}
 		r.block = b
 	}
-	start := time.Now()
 	var next atomic.Int64
 	g, gctx := errgroup.WithContext(ctx)
 	for range o.Workers {
@@ -56,10 +57,17 @@ func Run(ctx context.Context, st storage.Store, p *Plan, o Options) (*Result, er
 			return nil
 		})
 	}
+	var sweep errgroup.Group
+	stop := make(chan struct{})
+	sweep.Go(func() error { r.reqs.sweep(stop); return nil })
 	err := g.Wait()
-	res := &Result{
+	wall := time.Since(start)
+	close(stop)
+	_ = sweep.Wait()
+	secs, _ := r.reqs.series.Finish()
+	res := &Result{Start: start, Seconds: secs, Phases: r.reqs.series.Phases(),
 		Download: p.Download, Objects: r.objects.Load(), Bytes: r.bytes.Load(), Parts: r.parts.Load(),
-		Retries: r.retries.Load(), Wall: time.Since(start), PartSize: o.PartSize,
+		Retries: r.retries.Load(), Wall: wall, PartSize: o.PartSize,
 		PartConcurrency: o.PartConcurrency, Workers: o.Workers,
 		Object: summarize(r.lat.object), Part: summarize(r.lat.part), ETags: r.etags,
 	}
@@ -95,8 +103,17 @@ func (r *runner) move(ctx context.Context, download bool, i int, it Item) error 
 	return nil
 }
 
-// moved counts n bytes of one finished request.
-func (r *runner) moved(n int64) {
+// request accounts for one data request (a small object's PUT or GET,
+// a part, a ranged GET) that started at start and, without err, moved n
+// bytes: its latency runs from its first attempt to its success.
+func (r *runner) request(start time.Time, tr *storage.Trace, n int64, err error) {
+	end := time.Now()
+	if err != nil {
+		r.reqs.done(start, end, tr, 0, err)
+		return
+	}
+	r.reqs.done(start, end, tr, n, nil)
+	r.lat.record(r.lat.part, end.Sub(start))
 	r.parts.Add(1)
 	r.bytes.Add(n)
 	if r.o.Progress != nil {
@@ -105,16 +122,9 @@ func (r *runner) moved(n int64) {
 }
 
 // retried counts a request tried again.
-func (r *runner) retried(retry.Retry) { r.retries.Add(1) }
-
-// succeeded times a part's request, the attempt that succeeded: PUTs and
-// part uploads when uploading, GETs when downloading (creating and
-// completing a multipart upload are not parts).
-func (r *runner) succeeded(op, _ string, took time.Duration) {
-	switch op {
-	case retry.OpPut, retry.OpUploadPart, retry.OpGet:
-		r.lat.record(r.lat.part, took)
-	}
+func (r *runner) retried(rt retry.Retry) {
+	r.retries.Add(1)
+	r.reqs.failedAttempt(rt)
 }
 
 // forEachPart calls part for every part of an object of size bytes, with

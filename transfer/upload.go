@@ -72,12 +72,10 @@ func (r *runner) upload(ctx context.Context, it Item) (etag string, err error) {
 	defer func() { err = errors.Join(err, src.close()) }()
 	mp, ok := r.st.(storage.Multiparter)
 	if !ok || parts(it.Size, r.o.PartSize) == 1 {
-		info, err := r.st.Put(ctx, it.Key, src.section(0, it.Size), it.Size, r.putOptions())
-		if err != nil {
-			return "", err
-		}
-		r.moved(it.Size)
-		return info.ETag, nil
+		tr, start := new(storage.Trace), time.Now()
+		info, err := r.st.Put(ctx, it.Key, src.section(0, it.Size), it.Size, r.putOptions(tr))
+		r.request(start, tr, it.Size, err)
+		return info.ETag, err
 	}
 	return r.uploadParts(ctx, mp, it, src)
 }
@@ -92,13 +90,11 @@ func (r *runner) uploadParts(ctx context.Context, mp storage.Multiparter, it Ite
 	}
 	done := make([]storage.Part, parts(it.Size, r.o.PartSize))
 	err = r.forEachPart(ctx, it.Size, func(ctx context.Context, n int, off, size int64) error {
-		p, err := mp.UploadPart(ctx, it.Key, id, n, src.section(off, size), size, r.putOptions())
-		if err != nil {
-			return err
-		}
+		tr, start := new(storage.Trace), time.Now()
+		p, err := mp.UploadPart(ctx, it.Key, id, n, src.section(off, size), size, r.putOptions(tr))
+		r.request(start, tr, size, err)
 		done[n-1] = p
-		r.moved(size)
-		return nil
+		return err
 	})
 	var info storage.ObjectInfo
 	if err == nil {
@@ -114,15 +110,16 @@ func (r *runner) uploadParts(ctx context.Context, mp storage.Multiparter, it Ite
 	return info.ETag, err
 }
 
-// putOptions is what every upload request carries: the checksum asked for.
-func (r *runner) putOptions() storage.PutOptions {
-	return storage.PutOptions{Checksum: r.o.Checksum, ChecksumTrailer: r.o.ChecksumTrailer}
+// putOptions is what every upload request carries: the checksum asked
+// for, and tr to fill (nil: not traced).
+func (r *runner) putOptions(tr *storage.Trace) storage.PutOptions {
+	return storage.PutOptions{Trace: tr, Checksum: r.o.Checksum, ChecksumTrailer: r.o.ChecksumTrailer}
 }
 
 // createMultipart starts an upload whose parts carry the checksum asked for.
 func (r *runner) createMultipart(ctx context.Context, mp storage.Multiparter, key string) (string, error) {
 	if mc, ok := mp.(storage.MultipartCreator); ok && r.o.Checksum != "" {
-		return mc.CreateMultipartWith(ctx, key, r.putOptions())
+		return mc.CreateMultipartWith(ctx, key, r.putOptions(nil))
 	}
 	return mp.CreateMultipart(ctx, key)
 }
