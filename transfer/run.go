@@ -76,7 +76,7 @@ func Run(ctx context.Context, st storage.Store, p *Plan, o Options) (*Result, er
 
 func hasGenerated(p *Plan) bool {
 	for _, it := range p.Items {
-		if it.Path == "" && it.Data == nil {
+		if it.Path == "" && it.Corpus == nil {
 			return true
 		}
 	}

@@ -1,12 +1,10 @@
 package transfer
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/objbench/objbench/corpus"
@@ -20,34 +18,33 @@ const abortTimeout = 30 * time.Second
 
 // source hands out the bytes of one object to upload, a section at a time.
 type source struct {
-	file  *os.File      // nil: generated or in memory
-	mem   *bytes.Reader // the item's Data
+	data  corpus.Bytes // a file or a corpus item; nil: generated
 	block *payload.Block
 	seed  uint64
 }
 
 func (r *runner) openSource(it Item) (*source, error) {
-	if it.Data != nil {
-		return &source{mem: bytes.NewReader(it.Data)}, nil
-	}
-	if it.Path == "" {
+	var data corpus.Bytes
+	var err error
+	switch {
+	case it.Corpus != nil:
+		data, err = it.Corpus.Open()
+	case it.Path != "":
+		data, err = corpus.OpenSized(it.Path, it.Size)
+	default:
 		return &source{block: r.block, seed: it.Seed}, nil
 	}
-	f, err := corpus.OpenSized(it.Path, it.Size)
 	if err != nil {
 		return nil, err
 	}
-	return &source{file: f}, nil
+	return &source{data: data}, nil
 }
 
 // section is a reader of size bytes at off. It is an io.Seeker, so the
 // retry wrapper rewinds it for each new attempt.
 func (s *source) section(off, size int64) io.Reader {
-	if s.file != nil {
-		return io.NewSectionReader(s.file, off, size)
-	}
-	if s.mem != nil {
-		return io.NewSectionReader(s.mem, off, size)
+	if s.data != nil {
+		return io.NewSectionReader(s.data, off, size)
 	}
 	pr := payload.NewReader(s.block)
 	pr.ResetAt(s.seed, off, size)
@@ -55,10 +52,10 @@ func (s *source) section(off, size int64) io.Reader {
 }
 
 func (s *source) close() error {
-	if s.file == nil {
+	if s.data == nil {
 		return nil
 	}
-	return s.file.Close()
+	return s.data.Close()
 }
 
 // upload puts one object: in one request up to a part's size (or when the

@@ -59,7 +59,8 @@ the data requests (PUT or GET) per second, its step the whole objects.
 
 Real corpora: --from-dir DIR uploads every file of a tree (a maildir),
 --from-git REPO every blob of a git repository (a public-inbox archive
-holds one email per blob; keys are the blob ids), read into memory first;
+holds one email per blob; keys are the blob ids), each blob read when its
+upload starts (memory holds the list of names and sizes, not the corpus);
 then only DST is given. --max-objects N takes the first N objects of any
 source. Afterwards objbench get/stat --no-prepare --prefix PREFIX reads
 them back by listing.
@@ -184,9 +185,11 @@ func runTransfer(ctx context.Context, env Env, o *transferOptions, src, dst stri
 		if o.seed == 0 {
 			o.seed = payload.RandomSeed()
 		}
-		if plan, err = uploadPlan(ctx, src, prefix, o.seed, o.corpus.maxObjects); err != nil {
+		var c *corpus.Corpus
+		if plan, c, err = uploadPlan(ctx, src, prefix, o.seed, o.corpus.maxObjects); err != nil {
 			return inputf("%v", err)
 		}
+		defer func() { _ = c.Close() }()
 		plan.Limit(o.corpus.maxObjects)
 	}
 	st, info, closeStore, err := o.openBucket(ctx, env, bucket, notes(env, o.quiet))
@@ -203,16 +206,18 @@ func runTransfer(ctx context.Context, env Env, o *transferOptions, src, dst stri
 	return o.execute(ctx, env, st, info, plan, opts, linkBps, src, dst)
 }
 
-// uploadPlan plans an upload from a path, gen: or a corpus (dir:, git:).
-func uploadPlan(ctx context.Context, src, prefix string, seed uint64, maxObjects int) (*transfer.Plan, error) {
+// uploadPlan plans an upload from a path, gen: or a corpus (dir:, git:);
+// the corpus, if any, must stay open while the plan runs.
+func uploadPlan(ctx context.Context, src, prefix string, seed uint64, maxObjects int) (*transfer.Plan, *corpus.Corpus, error) {
 	if corpus.CheckSource(src) != nil {
-		return transfer.UploadPlan(src, prefix, seed)
+		p, err := transfer.UploadPlan(src, prefix, seed)
+		return p, nil, err
 	}
-	items, err := corpus.Load(ctx, src, maxObjects)
+	c, err := corpus.Load(ctx, src, maxObjects)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return transfer.CorpusPlan(items, prefix), nil
+	return transfer.CorpusPlan(c, prefix), c, nil
 }
 
 // openBucket opens bucket at the endpoint of the flags, or in the embedded

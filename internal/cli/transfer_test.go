@@ -46,7 +46,8 @@ func TestTransferCorpora(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := fmt.Sprintf("verified: 3 objects, %d bytes", corpus.Bytes(items))
+	want := fmt.Sprintf("verified: 3 objects, %d bytes", items.Bytes())
+	_ = items.Close()
 	code, out, errs := execute(t, nil, "transfer", "--from-git", repo, "--max-objects", "3", "s3://mail/inbox/", "-q")
 	if code != 0 || !strings.Contains(out, want) {
 		t.Fatalf("--from-git: exit %d, want %q\n%s\n%s", code, want, out, errs)
