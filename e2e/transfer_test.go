@@ -82,4 +82,18 @@ func transferRoundTrip(t *testing.T, flags, env []string) {
 	if r.code != 0 || !strings.Contains(r.stdout, "verified: 2 objects, 2048 bytes (2 ETags as written); 20 objects, 20971520 bytes already under the prefix were not written by this transfer") {
 		t.Errorf("upload into a prefix holding 20 other objects: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
+	// clean deletes what the two uploads into g/ recorded, and their
+	// manifests; f/ is another upload's.
+	r = ob("clean", "s3://bench/g/", "--dry-run")
+	if r.code != 0 || !strings.Contains(r.stdout, "would clean (dry run, nothing deleted) s3://bench/g/: 2 manifests: 22 objects (20973568 bytes) deleted") {
+		t.Errorf("clean --dry-run: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = ob("clean", "s3://bench/g/")
+	if r.code != 0 || !strings.Contains(r.stdout, "cleaned s3://bench/g/: 2 manifests: 22 objects (20973568 bytes) deleted") {
+		t.Errorf("clean: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = ob("transfer", "s3://bench/", "null:", "-q")
+	if r.code != 0 || !strings.Contains(r.stdout, "verified: 2 objects, 41943") {
+		t.Errorf("after clean the bucket should hold f/big and its manifest:\n%s%s", r.stdout, r.stderr)
+	}
 }

@@ -54,6 +54,10 @@ func WriteTransfers(w io.Writer, r *result.Run) error {
 			}
 			checks = append(checks, line)
 		}
+		if t.Manifest != "" {
+			checks = append(checks, fmt.Sprintf("manifest: s3://%s/%s records what this upload wrote (objbench clean s3://%s/%s deletes exactly that)",
+				r.Target.Bucket, t.Manifest, r.Target.Bucket, r.Target.Namespace))
+		}
 	}
 	if err := tw.Flush(); err != nil {
 		return err

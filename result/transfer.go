@@ -34,6 +34,9 @@ type Transfer struct {
 	// checked (the transfer failed first).
 	Check *TransferCheck `json:"check,omitempty"`
 	Error string         `json:"error,omitempty"`
+	// Manifest is the key of the record of what an upload wrote, beside
+	// its prefix (objbench clean deletes exactly that); on the last step.
+	Manifest string `json:"manifest,omitempty"`
 }
 
 // TransferCheck is an upload's verification: each key it wrote present,

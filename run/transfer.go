@@ -77,6 +77,7 @@ func Transfer(ctx context.Context, target result.Target, st storage.Store, plan 
 	if !o.NoWatch {
 		w = startWatch(ctx, target, o.LinkSpeed, nil, note)
 	}
+	var last *transfer.Result
 	for rep := range max(o.Repeat, 1) {
 		if o.OnStep != nil {
 			o.OnStep(rep)
@@ -84,14 +85,28 @@ func Transfer(ctx context.Context, target result.Target, st storage.Store, plan 
 		if rep > 0 && plan.Download {
 			opts.Force = true // the files are the first repetition's
 		}
-		step, stepErr := transferStep(ctx, st, plan, opts, o, w)
+		step, tr, stepErr := transferStep(ctx, st, plan, opts, o, w)
 		if o.Repeat > 1 {
 			step.Repetition = rep + 1
+		}
+		if tr != nil {
+			last = tr
 		}
 		res.Steps = append(res.Steps, step)
 		if stepErr != nil {
 			err = stepErr
 			break
+		}
+	}
+	if !plan.Download && last != nil && len(res.Steps) > 0 {
+		// Every repetition wrote the same keys: the last one's ETags are
+		// what the store holds.
+		key, merr := transfer.WriteManifest(context.WithoutCancel(ctx), st, plan, last, o.RunID)
+		if merr != nil {
+			err = errors.Join(err, merr)
+		}
+		if t := res.Steps[len(res.Steps)-1].Transfer; t != nil {
+			t.Manifest = key
 		}
 	}
 	res.Finished = time.Now()
@@ -104,7 +119,7 @@ func Transfer(ctx context.Context, target result.Target, st storage.Store, plan 
 var ErrVerify = errors.New("verification failed")
 
 // transferStep runs the plan once and checks what it moved.
-func transferStep(ctx context.Context, st storage.Store, plan *transfer.Plan, opts transfer.Options, o TransferOptions, w *watch) (result.Step, error) {
+func transferStep(ctx context.Context, st storage.Store, plan *transfer.Plan, opts transfer.Options, o TransferOptions, w *watch) (result.Step, *transfer.Result, error) {
 	w.stepStarted(time.Now())
 	u0, s0 := cpuTimes()
 	c0, counted := connStats(st)
@@ -116,7 +131,7 @@ func transferStep(ctx context.Context, st storage.Store, plan *transfer.Plan, op
 	}
 	step := result.Step{Stage: name, Kind: result.KindMain, CPUUser: u1 - u0, CPUSys: s1 - s0}
 	if tr == nil {
-		return step, runErr
+		return step, nil, runErr
 	}
 	step.Start, step.Elapsed = tr.Start, tr.Wall
 	if c1, ok := connStats(st); counted && ok {
@@ -137,7 +152,7 @@ func transferStep(ctx context.Context, st storage.Store, plan *transfer.Plan, op
 	// ticks, so the table's rate is the bytes over the wall time.
 	end := result.TickSeconds(int64(math.Ceil(tr.Wall.Seconds() * result.TicksPerSecond)))
 	if err := stream.SetWindow(result.Window{Start: 0, End: end}); err != nil {
-		return step, errors.Join(runErr, err)
+		return step, tr, errors.Join(runErr, err)
 	}
 	step.Streams = []result.Stream{stream}
 	t := &result.Transfer{Download: plan.Download, Source: o.Source, Destination: o.Destination,
@@ -152,7 +167,7 @@ func transferStep(ctx context.Context, st storage.Store, plan *transfer.Plan, op
 	if err != nil {
 		t.Error = err.Error()
 	}
-	return step, err
+	return step, tr, err
 }
 
 // check verifies what a transfer moved: an upload's keys as the store

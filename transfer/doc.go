@@ -11,8 +11,10 @@
 // compares what the store then holds with the plan.
 //
 // Safety: an upload writes only the keys of its plan (all under the
-// destination prefix) and deletes nothing except its own unfinished
-// multipart uploads, which it always aborts on failure or interrupt. A
+// destination prefix) and its manifest (beside the prefix: WriteManifest)
+// and deletes nothing except its own unfinished multipart uploads, which
+// it always aborts on failure or interrupt. Clean deletes only keys a
+// manifest records and that still hold what the upload wrote. A
 // download never replaces an existing local file unless Force is set.
 // The package never prints: progress is a Counter the caller reads.
 package transfer

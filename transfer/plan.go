@@ -61,6 +61,18 @@ func (p *Plan) MaxSize() int64 {
 	return n
 }
 
+// MinSize is the size of the plan's smallest object.
+func (p *Plan) MinSize() int64 {
+	if len(p.Items) == 0 {
+		return 0
+	}
+	n := p.Items[0].Size
+	for _, it := range p.Items {
+		n = min(n, it.Size)
+	}
+	return n
+}
+
 // GenPrefix marks a generated source: gen:SIZE or gen:NxSIZE.
 const GenPrefix = "gen:"
 

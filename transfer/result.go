@@ -37,6 +37,9 @@ type Result struct {
 	// ("" where it gave none or the object did not finish): Verify checks
 	// the listing against them.
 	ETags []string `json:"-"`
+	// Written says, by plan item, which uploads finished: what a
+	// manifest records.
+	Written []bool `json:"-"`
 }
 
 // MiBps is the throughput over the wall time.

@@ -25,6 +25,7 @@ type runner struct {
 	objects atomic.Int64
 	bytes   atomic.Int64
 	etags   []string // by item: what each upload got back
+	written []bool   // by item: its upload finished
 }
 
 // Run moves the plan's objects to (upload) or from (download) st with
@@ -35,7 +36,7 @@ func Run(ctx context.Context, st storage.Store, p *Plan, o Options) (*Result, er
 	start := time.Now()
 	r := &runner{raw: st, o: o, lat: newLatencies(), reqs: newRequests(start, p.Download, st)}
 	if !p.Download {
-		r.etags = make([]string, len(p.Items))
+		r.etags, r.written = make([]string, len(p.Items)), make([]bool, len(p.Items))
 	}
 	r.st = retry.New(st, retry.Policy{Retries: o.Retries, OnRetry: r.retried})
 	if !p.Download && hasGenerated(p) {
@@ -69,7 +70,7 @@ func Run(ctx context.Context, st storage.Store, p *Plan, o Options) (*Result, er
 		Download: p.Download, Objects: r.objects.Load(), Bytes: r.bytes.Load(), Parts: r.parts.Load(),
 		Retries: r.retries.Load(), Wall: wall, PartSize: o.PartSize,
 		PartConcurrency: o.PartConcurrency, Workers: o.Workers,
-		Object: summarize(r.lat.object), Part: summarize(r.lat.part), ETags: r.etags,
+		Object: summarize(r.lat.object), Part: summarize(r.lat.part), ETags: r.etags, Written: r.written,
 	}
 	return res, err
 }
@@ -94,6 +95,9 @@ func (r *runner) move(ctx context.Context, download bool, i int, it Item) error 
 	}
 	if err != nil {
 		return err
+	}
+	if !download {
+		r.written[i] = true
 	}
 	r.lat.record(r.lat.object, time.Since(start))
 	r.objects.Add(1)

@@ -17,8 +17,23 @@ const PlanNamespace = "objbench/RUN-ID/"
 // WritePlan describes what sp will do, stage by stage, with the op counts
 // and bytes its bounds fix, where every object goes and what of the file
 // is not honoured. It touches no storage and never prints credentials.
-func WritePlan(w io.Writer, sp Spec) error {
-	pw := &planWriter{w: w, written: map[string]Selector{}}
+func WritePlan(w io.Writer, sp Spec) error { return WritePlanWith(w, sp, nil) }
+
+// CorpusFacts is what a corpus holds, measured by listing it: objects and
+// bytes, the smallest and largest.
+type CorpusFacts struct {
+	Objects, Bytes, Min, Max int64
+}
+
+// CorpusKey names a key space's corpus as WritePlanWith's facts are keyed:
+// its source and the most objects taken from it.
+func CorpusKey(ks KeySpace) string { return ks.Source + " max " + strconv.Itoa(ks.Count) }
+
+// WritePlanWith is WritePlan with the corpora the key spaces upload
+// measured (by CorpusKey), so the plan states their real counts and
+// bytes; a corpus missing from corpora is described without them.
+func WritePlanWith(w io.Writer, sp Spec, corpora map[string]CorpusFacts) error {
+	pw := &planWriter{w: w, written: map[string]Selector{}, corpora: corpora}
 	pw.header(sp)
 	for i, st := range sp.Stages {
 		pw.stage(sp, i, st)
@@ -33,6 +48,7 @@ type planWriter struct {
 	// written remembers the sizes earlier stages write into each key
 	// space, to estimate the bytes of later reads.
 	written map[string]Selector
+	corpora map[string]CorpusFacts
 }
 
 func (p *planWriter) line(indent int, format string, a ...any) {
@@ -147,6 +163,10 @@ func (p *planWriter) stage(sp Spec, i int, st Stage) {
 }
 
 func (p *planWriter) prepare(s Stream) {
+	if s.Objects.Source != "" {
+		p.prepareCorpus(s)
+		return
+	}
 	n, exact := objectCount(s.Objects)
 	sizes := s.Sizes()
 	if s.Objects.Existing || n == 0 {
@@ -203,7 +223,9 @@ func (p *planWriter) main(head string, st Stage) {
 // remember notes the sizes st writes into each key space.
 func (p *planWriter) remember(st Stage) {
 	for _, s := range st.Streams {
-		if st.Kind == KindPrepare {
+		if f, ok := p.corpora[CorpusKey(s.Objects)]; ok && st.Kind == KindPrepare && s.Objects.Source != "" && f.Objects > 0 {
+			p.written[s.Objects.id()] = Const(f.Bytes / f.Objects) // reads of it move its mean size
+		} else if st.Kind == KindPrepare {
 			p.written[s.Objects.id()] = s.Sizes()
 		}
 		for _, m := range s.Mix {
@@ -313,4 +335,18 @@ func (p *planWriter) bytesPerOp(s Stream) float64 {
 		}
 	}
 	return sum / float64(max(total, 1))
+}
+
+// prepareCorpus states the upload of a corpus: measured, when the caller
+// listed it, else by name only.
+func (p *planWriter) prepareCorpus(s Stream) {
+	f, ok := p.corpora[CorpusKey(s.Objects)]
+	if !ok {
+		p.line(1, "stream %q: write the objects of %s (not measured) with %s", s.Name, s.Objects.Source, plural(s.MaxConcurrency(), "worker"))
+	} else {
+		p.line(1, "stream %q: write %d objects of %s with %s: %d bytes in all (%s; measured by listing it: objects of %s to %s)",
+			s.Name, f.Objects, s.Objects.Source, plural(s.MaxConcurrency(), "worker"), f.Bytes,
+			approxSize(float64(f.Bytes)), approxSize(float64(f.Min)), approxSize(float64(f.Max)))
+	}
+	p.line(2, "%s", describeObjects(s.Objects))
 }

@@ -3,7 +3,9 @@ package cli_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/objbench/objbench/corpus"
@@ -80,5 +82,28 @@ func TestCorpusFlagsUsage(t *testing.T) {
 		if code, _, errs := execute(t, nil, args...); code != 2 {
 			t.Errorf("%v: exit %d, want 2 (%s)", args, code, errs)
 		}
+	}
+}
+
+// TestDryRunStatesACorpusRealBytes: transfer --dry-run and run --dry-run
+// list a corpus (nothing is read, nothing sent) and state its real count
+// and bytes.
+func TestDryRunStatesACorpusRealBytes(t *testing.T) {
+	repo := testenv.GitBlobs(t, 50, 3000)
+	want := fmt.Sprintf("upload 50 objects, %d bytes", 50*3000)
+	code, out, errs := execute(t, nil, "transfer", "--from-git", repo, "s3://b/mail/", "--dry-run", "--endpoint-url", "http://127.0.0.1:1")
+	if code != 0 || !strings.Contains(out, want) || !strings.Contains(out, "nothing is moved") {
+		t.Errorf("transfer --dry-run: exit %d, want %q\n%s%s", code, want, out, errs)
+	}
+	w := filepath.Join(t.TempDir(), "w.yaml")
+	testenv.WriteFiles(t, filepath.Dir(w), map[string]string{"w.yaml": fmt.Sprintf(`stages:
+  - {kind: prepare, concurrency: 2, objects: {prefix: mail/, source: "git:%s", count: 20}}
+  - {kind: main, concurrency: 2, total_ops: 10, ops: {read: 100}, objects: {prefix: mail/}}
+  - {kind: cleanup}
+`, repo)})
+	code, out, errs = execute(t, nil, "run", w, "--dry-run")
+	if code != 0 || !strings.Contains(out, fmt.Sprintf("write 20 objects of git:%s with 2 workers: %d bytes in all", repo, 20*3000)) ||
+		!strings.Contains(out, "10 ops (~29.3 KiB)") {
+		t.Errorf("run --dry-run: exit %d\n%s%s", code, out, errs)
 	}
 }

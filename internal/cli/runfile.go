@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/objbench/objbench/corpus"
 	"github.com/objbench/objbench/workload"
 )
 
@@ -157,7 +158,40 @@ func writeDryRun(w io.Writer, o *benchOptions, sp workload.Spec) error {
 		fmt.Fprintf(w, "connections: %s\n", c)
 	}
 	workload.WriteDriverRanks(w, sp)
-	return workload.WritePlan(w, sp)
+	corpora, err := measureCorpora(context.Background(), sp)
+	if err != nil {
+		return err
+	}
+	return workload.WritePlanWith(w, sp, corpora)
+}
+
+// measureCorpora lists every corpus the workload uploads (names and
+// sizes: nothing is read), so a dry run states their real counts and
+// bytes.
+func measureCorpora(ctx context.Context, sp workload.Spec) (map[string]workload.CorpusFacts, error) {
+	out := map[string]workload.CorpusFacts{}
+	for _, st := range sp.Stages {
+		for _, s := range st.Streams {
+			ks := s.Objects
+			if ks.Source == "" {
+				continue
+			}
+			if _, done := out[workload.CorpusKey(ks)]; done {
+				continue
+			}
+			c, err := corpus.Load(ctx, ks.Source, ks.Count)
+			if err != nil {
+				return nil, inputf("%v", err)
+			}
+			f := workload.CorpusFacts{Objects: int64(len(c.Items)), Bytes: c.Bytes(), Min: c.Items[0].Size, Max: c.Items[0].Size}
+			for _, it := range c.Items {
+				f.Min, f.Max = min(f.Min, it.Size), max(f.Max, it.Size)
+			}
+			_ = c.Close()
+			out[workload.CorpusKey(ks)] = f
+		}
+	}
+	return out, nil
 }
 
 // describe says which target the options name, without opening it.

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"strings"
 
@@ -9,6 +10,7 @@ import (
 
 	"github.com/objbench/objbench/corpus"
 	"github.com/objbench/objbench/payload"
+	"github.com/objbench/objbench/report"
 	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/storage"
 	"github.com/objbench/objbench/transfer"
@@ -30,6 +32,7 @@ type transferOptions struct {
 	timeline        bool
 	repeat          int
 	linkSpeed       string
+	dryRun          bool
 }
 
 func newTransferCommand(env Env) *cobra.Command {
@@ -102,6 +105,7 @@ endpoint, e.g. --endpoint-url https://s3.eu-west-1.amazonaws.com --addressing vi
 	f.StringVar(&o.checksum, "checksum", "", "uploads (and each part) carry this checksum for the target to verify: crc32, crc32c, crc64nvme, sha1, sha256 or md5; "+
 		"ALG/trailer sends it after the body (aws-chunked), as the AWS SDKs do")
 	f.StringVarP(&o.out, "out", "o", "", "write the result file (objbench report, compare, merge and report --html read it)")
+	f.BoolVar(&o.dryRun, "dry-run", false, "state what would move (objects and their real bytes: a corpus is listed, nothing read) and move nothing; a download lists its source")
 	f.IntVar(&o.repeat, "repeat", 1, "move the same objects this many times, one step each; compare takes the repetitions as its samples")
 	f.StringVar(&o.linkSpeed, "link-speed", "", "network link capacity in bits/s (10G, 25Gbit) for the verdict (default: /sys/class/net/*/speed)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress and notes")
@@ -191,6 +195,9 @@ func runTransfer(ctx context.Context, env Env, o *transferOptions, src, dst stri
 		}
 		defer func() { _ = c.Close() }()
 		plan.Limit(o.corpus.maxObjects)
+		if o.dryRun {
+			return writeTransferPlan(env, plan, opts, src, dst)
+		}
 	}
 	st, info, closeStore, err := o.openBucket(ctx, env, bucket, notes(env, o.quiet))
 	if err != nil {
@@ -200,6 +207,9 @@ func runTransfer(ctx context.Context, env Env, o *transferOptions, src, dst stri
 	if down {
 		if plan, err = transfer.DownloadPlan(ctx, st, prefix, dst, o.force); err != nil {
 			return err
+		}
+		if o.dryRun {
+			return writeTransferPlan(env, plan, opts, src, dst)
 		}
 	}
 	info.Namespace = plan.Prefix
@@ -262,4 +272,19 @@ func (o *transferOptions) openBucket(ctx context.Context, env Env, bucket string
 		return nil, result.Target{}, nil, err
 	}
 	return st, info, ot.Close, nil
+}
+
+// writeTransferPlan is --dry-run's answer: what would move, and how.
+func writeTransferPlan(env Env, plan *transfer.Plan, opts transfer.Options, src, dst string) error {
+	opts = opts.Resolve(plan)
+	verb := "upload"
+	if plan.Download {
+		verb = "download"
+	}
+	fmt.Fprintln(env.Stdout, "dry run: nothing is moved")
+	fmt.Fprintf(env.Stdout, "%s %d objects, %d bytes (%s; objects of %s to %s) from %s to %s\n", verb, len(plan.Items), plan.Bytes(),
+		report.Bytes(float64(plan.Bytes())), report.Bytes(float64(plan.MinSize())), report.Bytes(float64(plan.MaxSize())), src, dst)
+	fmt.Fprintf(env.Stdout, "%d objects in flight, parts of %s, %d parts in flight per object\n", opts.Workers,
+		report.Bytes(float64(opts.PartSize)), opts.PartConcurrency)
+	return nil
 }
