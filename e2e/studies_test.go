@@ -33,25 +33,28 @@ func TestStudiesAtSmallScale(t *testing.T) {
 		path, _ := filepath.Abs("../examples/storage-systems.yaml")
 		before := len(listAll(t, st))
 		r := ob("run", path, "--scale", "0.002", "--target", "file://"+a, "--target", "file://"+b,
-			"--target", "s3://bench", "--endpoint-url", m.Endpoint, "-q", "--out", "ss.json").mustSucceed(t)
+			"--target", "s3://bench", "--endpoint-url", m.Endpoint, "--fsync", "at-end", "-q", "--out", "ss.json").mustSucceed(t)
 		_, table, ok := strings.Cut(r.stdout, "Targets compared (3 of 3 ran)\n")
 		if !ok {
 			t.Fatalf("no comparison of the three targets:\n%s", r.stdout)
 		}
 		for _, step := range []string{"tiny", "large"} {
+			size := map[string]string{"tiny": "4 KB", "large": "10 MB"}[step]
 			for _, target := range []string{"file://" + a, "file://" + b, "s3://bench at " + m.Endpoint} {
-				if !containsRow(table, step, "PUT", target) {
-					t.Errorf("no %s row for %s in:\n%s", step, target, table)
+				if !containsRow(table, step, "PUT", size, target) {
+					t.Errorf("no %s row of %s for %s in:\n%s", step, size, target, table)
 				}
 			}
 		}
-		for i, want := range []int64{1000, 1000, 1000} { // 500,000 tiny writes scaled by 0.002
+		// 500,000 tiny and 1,000 large writes to a file system, 500 and
+		// 100 to S3, scaled by 0.002 (rounded up).
+		for i, want := range [][2]int64{{1000, 2}, {1000, 2}, {1, 1}} {
 			res := readResult(t, filepath.Join(dir, fmt.Sprintf("ss-%d.json", i+1)))
-			if ops, ok, _ := mainOps(res, "PUT"); ops != want+1 || ok != ops {
-				t.Errorf("target %d: %d of %d PUTs ok, want %d tiny + 1 large", i+1, ok, ops, want)
+			if ops, ok, _ := mainOps(res, "PUT"); ops != want[0]+want[1] || ok != ops {
+				t.Errorf("target %d: %d of %d PUTs ok, want %d tiny + %d large", i+1, ok, ops, want[0], want[1])
 			}
 			if res.Target.Kind == "fs" && (res.Steps[0].Synced <= 0 || res.Steps[1].Synced <= 0) {
-				t.Errorf("target %d (%s): fsync at-end did not sync (%v, %v)", i+1, res.Target.Root, res.Steps[0].Synced, res.Steps[1].Synced)
+				t.Errorf("target %d (%s): --fsync at-end with the file did not sync (%v, %v)", i+1, res.Target.Root, res.Steps[0].Synced, res.Steps[1].Synced)
 			}
 		}
 		if after := len(listAll(t, st)); after != before {

@@ -17,7 +17,7 @@ import (
 // latency percentiles.
 func WriteTargets(w io.Writer, runs []*result.Run) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "STEP\tOP\tTARGET\tCONC\tOPS\tBYTES\tTIME (s)\tWINDOW (s)\tKB/s\tOPS/S\tP50\tP99\tERR")
+	fmt.Fprintln(tw, "STEP\tOP\tSIZE\tTARGET\tCONC\tOPS\tBYTES\tTIME (s)\tWINDOW (s)\tKB/s\tOPS/S\tP50\tP99\tERR")
 	type key struct {
 		step string
 		op   string
@@ -44,8 +44,8 @@ func WriteTargets(w io.Writer, runs []*result.Run) error {
 					if _, ok := byKey[k]; !ok {
 						order = append(order, k)
 					}
-					byKey[k] = append(byKey[k], fmt.Sprintf("%s\t%d\t%d\t%s\t%.3f\t%.3f\t%s\t%s\t%s\t%s\t%d",
-						r.Target.Label(), str.Concurrency, t.Ops, Bytes(float64(t.Bytes)), secs, str.Window.Duration(),
+					byKey[k] = append(byKey[k], fmt.Sprintf("%s\t%s\t%d\t%d\t%s\t%.3f\t%.3f\t%s\t%s\t%s\t%s\t%d",
+						decimalSize(t), r.Target.Label(), str.Concurrency, t.Ops, Bytes(float64(t.Bytes)), secs, str.Window.Duration(),
 						rate(t.BytesPerSec/1000), rate(t.OpsPerSec), msi(t.Latency.P50), msi(t.Latency.P99), Failures(t)))
 				}
 			}
@@ -59,7 +59,23 @@ func WriteTargets(w io.Writer, runs []*result.Run) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintln(w, "TIME is each step's wall time; KB/s (1 KB = 1000 B) and OPS/S are over its WINDOW, as in each target's table "+
+	_, err := fmt.Fprintln(w, "SIZE is the mean object (KB, MB: powers of 1000); TIME is each step's wall time; KB/s (1 KB = 1000 B) and OPS/S are over its WINDOW, as in each target's table "+
 		"(ramp-up and ramp-down left out; with --fsync at-end the window ends when the final sync returns); latencies in ms")
 	return err
+}
+
+// decimalSize is an op's mean object size in powers of 1000, as storage
+// studies state them ("4 KB", "10 MB"); "-" for ops that move no bytes.
+func decimalSize(t result.OpTotal) string {
+	if t.OK == 0 || t.Bytes == 0 {
+		return "-"
+	}
+	v := float64(t.Bytes) / float64(t.OK)
+	for _, u := range []string{"B", "KB", "MB", "GB"} {
+		if v < 1000 || u == "GB" {
+			return strconv.FormatFloat(v, 'g', 3, 64) + " " + u
+		}
+		v /= 1000
+	}
+	return "-"
 }

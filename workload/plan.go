@@ -217,6 +217,11 @@ func (p *planWriter) main(head string, st Stage) {
 			}
 			p.line(2, "%s%s, %s", label, plural(si.ConcurrencyAt(0), "worker"), p.expected(si))
 		}
+		for _, name := range s.perTargetNames() {
+			t := s
+			t.Bounds, t.Sweep = s.PerTarget[name], nil
+			p.line(2, "on %s targets instead: %s", name, p.expected(t))
+		}
 	}
 }
 

@@ -37,7 +37,14 @@ func (sp Spec) Scale(f float64) Spec {
 }
 
 func (s Stream) scale(f float64) Stream {
-	s.Bounds = Bounds{Duration: scaleDuration(s.Bounds.Duration, f), Ops: scaleInt(s.Bounds.Ops, f), Bytes: scaleInt(s.Bounds.Bytes, f)}
+	s.Bounds = s.Bounds.scale(f)
+	if s.PerTarget != nil {
+		per := make(map[string]Bounds, len(s.PerTarget))
+		for k, b := range s.PerTarget {
+			per[k] = b.scale(f)
+		}
+		s.PerTarget = per
+	}
 	s.Objects = s.Objects.scale(f)
 	s.Mix = slices.Clone(s.Mix)
 	for i := range s.Mix {
@@ -89,4 +96,8 @@ func mapSlice[T any](xs []T, fn func(T) T) []T {
 		out[i] = fn(x)
 	}
 	return out
+}
+
+func (b Bounds) scale(f float64) Bounds {
+	return Bounds{Duration: scaleDuration(b.Duration, f), Ops: scaleInt(b.Ops, f), Bytes: scaleInt(b.Bytes, f)}
 }

@@ -106,6 +106,10 @@ type Stream struct {
 	Percent     bool   `json:"percent,omitempty"`
 	Concurrency []int  `json:"concurrency"` // several values: a sweep
 	Bounds      Bounds `json:"bounds"`
+	// PerTarget replaces Bounds on the targets it names, by kind ("fs",
+	// "s3") or URL: a run on several targets gives each its own counts
+	// (Spec.ForTarget).
+	PerTarget map[string]Bounds `json:"per_target,omitempty"`
 	// Rate, when set, makes the stream open loop (main stages only): ops
 	// start on its schedule and Concurrency is the pool of workers.
 	Rate    *Rate    `json:"rate,omitempty"`

@@ -13,7 +13,7 @@ import (
 
 var (
 	streamFields = []string{"name", "ops", "concurrency", "workers", "duration", "total_ops", "total_bytes",
-		"objects", "size", "range_size", "part_size", "compress", "verify", "fsync", "rate", "ramp", "arrival", "max_workers", "s3"}
+		"objects", "size", "range_size", "part_size", "compress", "verify", "fsync", "rate", "ramp", "arrival", "max_workers", "s3", "per_target"}
 	objectFields = []string{"buckets", "bucket_pick", "prefix", "suffix", "index", "count", "existing", "source"}
 	opFields     = []string{"ratio", "objects", "size"}
 )
@@ -49,6 +49,9 @@ func (d *ydec) stream(n *yaml.Node, f map[string]*yaml.Node) Stream {
 	}
 	if v, ok := f["s3"]; ok {
 		s.S3 = d.s3options(v)
+	}
+	if v, ok := f["per_target"]; ok {
+		s.PerTarget = d.perTarget(v)
 	}
 	return s
 }

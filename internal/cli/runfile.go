@@ -26,7 +26,7 @@ func (f *fileOptions) register(fs *pflag.FlagSet) {
 
 // shapeFlags are the flags that describe a workload; with a workload file
 // the file does, so giving one is a mistake worth stopping for.
-var shapeFlags = []string{"size", "concurrency", "duration", "ops", "bytes", "objects", "prefix", "no-prepare", "range-size", "mix", "fsync", "from-dir", "from-git", "max-objects",
+var shapeFlags = []string{"size", "concurrency", "duration", "ops", "bytes", "objects", "prefix", "no-prepare", "range-size", "mix", "from-dir", "from-git", "max-objects",
 	"rate", "arrival", "ramp", "max-workers", "checksum", "checksum-trailer", "verify-checksum", "if-none-match", "conditional-get", "sse", "tag", "meta",
 	"storage-class", "presign", "versioned", "batch-size", "batch-cleanup"}
 
@@ -82,8 +82,12 @@ func loadWorkload(env Env, o *benchOptions, flags *pflag.FlagSet, path string, w
 			fmt.Fprintf(env.Stderr, "objbench: warning: %s\n", w)
 		}
 	}
-	if _, err := o.parse("run"); err != nil { // the flags that still apply
+	p, err := o.parse("run") // the flags that still apply
+	if err != nil {
 		return workload.Spec{}, err
+	}
+	if flags.Changed("fsync") { // the same file, on stable storage or not
+		sp = sp.WithFsync(p.fsync)
 	}
 	o.target.applyStorage(sp.Storage, flags)
 	if o.target.target == "" && o.target.bucket == "" && o.target.endpoint != "" && !usesTargetBucket(sp) {

@@ -50,8 +50,8 @@ func TestTargetsCompared(t *testing.T) {
 		t.Errorf("comparison table:\n%s", table)
 	}
 	for _, l := range lines[1:3] {
-		if f := strings.Fields(l); len(f) < 6 || f[0] != "main" || f[1] != "PUT" || f[4] != "300" {
-			t.Errorf("row %q: want main PUT ... 300 ops", l)
+		if f := strings.Fields(l); len(f) < 8 || f[0] != "main" || f[1] != "PUT" || f[2] != "8.19" || f[3] != "KB" || f[6] != "300" {
+			t.Errorf("row %q: want main PUT 8.19 KB (8 KiB, as the seed writes KB) ... 300 ops", l)
 		}
 	}
 }
@@ -92,5 +92,55 @@ func TestFsyncPerFileAndNone(t *testing.T) {
 		if s := spec.Stages[0].Streams[0]; s.Fsync != (mode == "per-file") || s.SyncAtEnd || res.Steps[0].Synced != 0 {
 			t.Errorf("--fsync %s: spec fsync %v, at end %v, synced %v", mode, s.Fsync, s.SyncAtEnd, res.Steps[0].Synced)
 		}
+	}
+}
+
+// TestFsyncWithAWorkloadFile: --fsync applies to every prepare and main
+// stream of a workload file (the same file, on stable storage or not), and
+// a per_target count applies to its target kind only.
+func TestFsyncWithAWorkloadFile(t *testing.T) {
+	dir := t.TempDir()
+	w := filepath.Join(dir, "w.yaml")
+	if err := os.WriteFile(w, []byte(`stages:
+  - {kind: main, total_ops: 40, per_target: {s3: {total_ops: 3}}, ops: {write: 100}, objects: {prefix: m/}, size: 4KB}
+  - {kind: cleanup}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		mode   string
+		target []string
+		ops    int64
+	}{
+		{"at-end", []string{"--target", "file://" + t.TempDir()}, 40},
+		{"per-file", []string{"--target", "file://" + t.TempDir()}, 40},
+		{"none", nil, 3}, // the embedded server: an s3 target
+	} {
+		out := filepath.Join(t.TempDir(), "r.json")
+		args := append([]string{"run", w, "--fsync", c.mode, "-q", "--out", out}, c.target...)
+		if code, _, errs := execute(t, nil, args...); code != 0 {
+			t.Fatalf("%v: exit %d\n%s", args, code, errs)
+		}
+		res, err := result.Read(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var spec workload.Spec
+		if err := json.Unmarshal(res.Spec, &spec); err != nil {
+			t.Fatal(err)
+		}
+		s := spec.Stages[0].Streams[0]
+		if string(workload.FsyncOf(s)) != c.mode {
+			t.Errorf("--fsync %s with a file: the run's spec says %v", c.mode, workload.FsyncOf(s))
+		}
+		if ops, _, _ := res.OpTotals("main", "PUT"); ops != c.ops {
+			t.Errorf("--fsync %s on %v: %d PUTs, want %d", c.mode, c.target, ops, c.ops)
+		}
+		if (res.Steps[0].Synced > 0) != (c.mode == "at-end") {
+			t.Errorf("--fsync %s: synced %v", c.mode, res.Steps[0].Synced)
+		}
+	}
+	if code, _, _ := execute(t, nil, "run", w, "--fsync", "sometimes"); code != 2 {
+		t.Errorf("--fsync sometimes with a file: exit %d, want 2", code)
 	}
 }
