@@ -64,7 +64,7 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 	}
 	defer func() { _ = tgt.Close(context.WithoutCancel(ctx)) }()
 	sp = sp.ForTarget(o.target.target, tgt.Info.Kind) // a stream's per_target counts
-	if err := checkWritable(o.out); err != nil { // before any work, after every input is checked
+	if err := checkWritable(o.out); err != nil {      // before any work, after every input is checked
 		closeListener(ln)
 		return inputf("--out %s: %v", o.out, err)
 	}
