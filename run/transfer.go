@@ -28,6 +28,8 @@ type TransferOptions struct {
 	// LinkSpeed is the network capacity in bits/s for the verdict.
 	NoWatch   bool
 	LinkSpeed float64
+	// NoManifest skips an upload's manifest (transfer.WriteManifest).
+	NoManifest bool
 	// OnStep sees each repetition (0-based) as it starts.
 	OnStep func(rep int)
 	Note   func(format string, a ...any)
@@ -98,7 +100,7 @@ func Transfer(ctx context.Context, target result.Target, st storage.Store, plan 
 			break
 		}
 	}
-	if !plan.Download && last != nil && len(res.Steps) > 0 {
+	if !plan.Download && !o.NoManifest && last != nil && len(res.Steps) > 0 {
 		// Every repetition wrote the same keys: the last one's ETags are
 		// what the store holds.
 		key, merr := transfer.WriteManifest(context.WithoutCancel(ctx), st, plan, last, o.RunID)

@@ -6,17 +6,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-minio.sh
 ./scripts/install-chromium.sh
-./scripts/install-tools.sh # rclone, s3cmd, aws CLI, boto3 for `objbench tools`
+./scripts/install-tools.sh # rclone, s3cmd, aws CLI, boto3, s5cmd, the JS SDK for `objbench tools`
 ./scripts/install-mpi.sh # Open MPI's mpirun, which launches the distributed tests' workers
 ./scripts/install-lint.sh # staticcheck, pinned
 export OBJBENCH_REQUIRE_MINIO=1 # a missing MinIO fails the tests instead of skipping them
 export OBJBENCH_REQUIRE_CHROMIUM=1 # likewise chromium, for the HTML report's browser test
-export OBJBENCH_REQUIRE_TOOLS=1 # likewise the transfer tools of the shoot-out (s5cmd excepted: not packaged)
+export OBJBENCH_REQUIRE_TOOLS=1 # likewise the transfer tools of the shoot-out
 export OBJBENCH_REQUIRE_MPI=1 # likewise mpirun, for the distributed run
 if [ "$(id -u)" = 0 ]; then
   export OBJBENCH_REQUIRE_NETNS=1 # workers on separate hosts in network namespaces need root: required where we are root
 fi
-export PATH="$PWD/.venv-tools/bin:$(go env GOPATH)/bin:$PATH" # the venv's aws and python3 (boto3) first
+export PATH="$PWD/.venv-tools/bin:$(go env GOPATH)/bin:$PATH" # the venv's aws, s5cmd, python3 (boto3) and node-aws-sdk first
 go vet ./...
 staticcheck ./...
 go test -race -timeout 20m ./...

@@ -10,7 +10,7 @@ import (
 )
 
 // Builtin names, in the order they run.
-var builtinNames = []string{"aws", "s5cmd", "rclone", "s3cmd", "boto3", "objbench"}
+var builtinNames = []string{"aws", "s5cmd", "rclone", "s3cmd", "boto3", "js-sdk", "objbench"}
 
 // BuiltinNames lists the built-in profiles.
 func BuiltinNames() []string { return append([]string(nil), builtinNames...) }
@@ -39,6 +39,11 @@ func Builtin(name string) *Profile {
 			Version: []string{"python3", "-c", "import boto3, botocore; print('boto3', boto3.__version__, 'botocore', botocore.__version__)"},
 			Install: "scripts/install-tools.sh (a venv, .venv-tools/: put its bin first on PATH), or pip install boto3==1.43.11",
 			Note:    "boto3: our script (shootout/boto3_upload.py), a thread pool of files in flight, TransferConfig(max_concurrency = parts per file)", build: buildBoto3}
+	case "js-sdk":
+		return &Profile{Name: "js-sdk", Binary: JSNode,
+			Version: []string{JSNode, "-e", "console.log('aws-sdk-js', require('@aws-sdk/client-s3/package.json').version, 'node', process.version)"},
+			Install: "scripts/install-tools.sh (npm ci of scripts/js-tools/ into .venv-tools/js/ and the " + JSNode + " wrapper in .venv-tools/bin: put it first on PATH)",
+			Note:    "js-sdk: our script (shootout/js_upload.cjs), a pool of files in flight, lib-storage Upload(queueSize = parts per file)", build: buildJS}
 	case "objbench":
 		return &Profile{Name: "objbench", Binary: "objbench", Version: []string{"objbench", "--version"},
 			Install: "go build ./cmd/objbench",
@@ -150,9 +155,23 @@ func buildBoto3(j Job) (Command, error) {
 	return Command{Args: args, Env: awsEnv(j.Target)}, nil
 }
 
+// JSNode is the program the js-sdk profile runs: node with the pinned SDK
+// on its module path (scripts/install-tools.sh writes it).
+const JSNode = "node-aws-sdk"
+
+func buildJS(j Job) (Command, error) {
+	workers, parts := split(j.Threads, j.Files)
+	args := []string{JSNode, j.JSScript, "--src", j.Src, "--bucket", j.Bucket, "--prefix", j.Prefix,
+		"--workers", strconv.Itoa(workers), "--queue-size", strconv.Itoa(parts)}
+	if j.Target.Endpoint != "" {
+		args = append(args, "--endpoint-url", j.Target.Endpoint)
+	}
+	return Command{Args: args, Env: awsEnv(j.Target)}, nil
+}
+
 func buildObjbench(j Job) (Command, error) {
 	workers, parts := split(j.Threads, j.Files)
-	args := []string{j.Objbench, "transfer", j.Src, j.Dst(), "--quiet",
+	args := []string{j.Objbench, "transfer", j.Src, j.Dst(), "--quiet", "--manifest=false",
 		"--workers", strconv.Itoa(workers), "--part-concurrency", strconv.Itoa(parts)}
 	if j.Checksum != "" {
 		args = append(args, "--checksum", j.Checksum)

@@ -134,7 +134,7 @@ func (h *harness) probeTool(ctx context.Context, p *Profile, src, dir string) (s
 	tgt := Target{Endpoint: "http://" + ln.Addr().String(), Bucket: "probe", Region: h.c.Target.region(),
 		AccessKey: "PROBEACCESSKEY", SecretKey: "probe-secret-key"}
 	job := Job{Src: src, Bucket: "probe", Prefix: "probe/", Threads: 1, Files: 1, Dir: scratch, Target: tgt,
-		Objbench: h.c.Objbench, Script: h.script, Checksum: h.c.Checksum}
+		Objbench: h.c.Objbench, Script: h.script, JSScript: h.jsScript, Checksum: h.c.Checksum}
 	cmd, err := p.Command(job)
 	if err != nil {
 		return "", err

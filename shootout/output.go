@@ -103,6 +103,9 @@ func (r *Result) notes() string {
 	fmt.Fprintf(&b, "MB = MiB (2^20 bytes); Duration = the tool's wall time, start to exit, %s; CPU s = user+sys of the tool's process.\n", what)
 	fmt.Fprintf(&b, "Uploads to s3://%s/%s at %s, each run verified by listing its prefix (count and bytes), then deleted.\n",
 		r.Bucket, r.Prefix, r.Endpoint)
+	if r.Scaling == "weak" {
+		b.WriteString("Weak scaling: each thread uploads its own copy of the file set (Files and TotalTransferred grow with Threads).\n")
+	}
 	for _, t := range r.Tools {
 		switch {
 		case t.Skipped != "":

@@ -3,10 +3,12 @@ package shootout
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -108,6 +110,53 @@ func (h *harness) dataset(ctx context.Context, fs FileSet) (string, error) {
 	}
 	h.c.event(Event{Kind: EventData, FileSet: fs, Message: "made " + dir})
 	return dir, nil
+}
+
+// weakDataset is a directory of threads copies of fs's files in src
+// (copy k of file-01 is c02-file-01): hard links, so a copy costs no
+// disk, falling back to a copy of the bytes across file systems. Each
+// copy is its own object once uploaded.
+func (h *harness) weakDataset(src string, fs FileSet, threads int) (string, error) {
+	dir := filepath.Join(h.work, "weak", strings.ToLower(fs.Spec), fmt.Sprintf("t%d", threads))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		return "", err
+	}
+	width := len(strconv.Itoa(threads))
+	for k := 1; k <= threads; k++ {
+		for _, e := range entries {
+			from, to := filepath.Join(src, e.Name()), filepath.Join(dir, fmt.Sprintf("c%0*d-%s", width, k, e.Name()))
+			if _, err := os.Lstat(to); err == nil {
+				continue
+			}
+			if err := os.Link(from, to); err != nil {
+				if err := copyFile(from, to); err != nil {
+					return "", fmt.Errorf("weak scaling: copy %d of %s: %w", k, e.Name(), err)
+				}
+			}
+		}
+	}
+	return dir, nil
+}
+
+func copyFile(from, to string) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(to)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		_ = out.Close()
+		return err
+	}
+	return out.Close()
 }
 
 // holds says whether dir holds exactly fs's files; a directory with

@@ -20,6 +20,7 @@ type Job struct {
 	Target   Target
 	Objbench string // path of the objbench binary
 	Script   string // path of the boto3 upload script
+	JSScript string // path of the JavaScript SDK's upload script
 	Checksum string // objbench's --checksum ("": none)
 }
 

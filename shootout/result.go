@@ -10,16 +10,19 @@ const Schema = "objbench-tools/1"
 
 // Result is a whole shoot-out.
 type Result struct {
-	Schema   string    `json:"schema"`
-	RunID    string    `json:"run_id"`
-	Endpoint string    `json:"endpoint"`
-	Bucket   string    `json:"bucket"`
-	Prefix   string    `json:"prefix"` // every run uploaded below it
-	Repeat   int       `json:"repeat"`
-	Started  time.Time `json:"started"`
-	WallS    float64   `json:"wall_s"`
-	Tools    []Tool    `json:"tools"`
-	Cells    []*Cell   `json:"cells"`
+	Schema   string `json:"schema"`
+	RunID    string `json:"run_id"`
+	Endpoint string `json:"endpoint"`
+	Bucket   string `json:"bucket"`
+	Prefix   string `json:"prefix"` // every run uploaded below it
+	Repeat   int    `json:"repeat"`
+	// Scaling is "fixed" (a file set is the total, whatever the threads)
+	// or "weak" (each thread its own copy of the file set).
+	Scaling string    `json:"scaling"`
+	Started time.Time `json:"started"`
+	WallS   float64   `json:"wall_s"`
+	Tools   []Tool    `json:"tools"`
+	Cells   []*Cell   `json:"cells"`
 }
 
 // Tool is one profile as it was found.

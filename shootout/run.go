@@ -20,6 +20,9 @@ import (
 //go:embed boto3_upload.py
 var boto3Script []byte
 
+//go:embed js_upload.cjs
+var jsScript []byte
+
 // cleanupTimeout bounds verifying and deleting one run's upload.
 const cleanupTimeout = 5 * time.Minute
 
@@ -72,6 +75,11 @@ type Config struct {
 	// ProbeChecksums measures what each tool computes over an upload
 	// before the matrix (Tool.Checksums).
 	ProbeChecksums bool
+	// Weak makes each thread its own copy of a file set (weak scaling:
+	// at t threads a run uploads t x COUNT files, as the seed's totals
+	// grow with threads); otherwise a file set is the total whatever the
+	// threads (fixed total, strong scaling).
+	Weak bool
 }
 
 // EventKind says what an Event reports.
@@ -155,10 +163,16 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 	defer os.RemoveAll(work)
 	h := &harness{c: &c, work: work, base: Namespace + c.RunID + "/",
 		res: &Result{Schema: Schema, RunID: c.RunID, Endpoint: c.Target.Endpoint, Bucket: c.Target.Bucket,
-			Repeat: c.Repeat, Started: time.Now().UTC()}}
+			Repeat: c.Repeat, Scaling: "fixed", Started: time.Now().UTC()}}
+	if c.Weak {
+		h.res.Scaling = "weak"
+	}
 	h.res.Prefix = h.base
-	h.script = filepath.Join(work, "boto3_upload.py")
+	h.script, h.jsScript = filepath.Join(work, "boto3_upload.py"), filepath.Join(work, "js_upload.cjs")
 	if err := os.WriteFile(h.script, boto3Script, 0o644); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(h.jsScript, jsScript, 0o644); err != nil {
 		return nil, err
 	}
 	if n, _, err := listPrefix(ctx, c.Target.Store, h.base); err != nil {
@@ -171,18 +185,26 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 		h.probeChecksums(ctx)
 	}
 	err = h.matrix(ctx)
+	// Whatever a tool left beside its run's prefix (objbench's manifest
+	// of a custom transfer template) is still in this run's namespace.
+	after, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+	defer cancel()
+	if derr := deletePrefix(after, c.Target.Store, h.base); derr != nil {
+		err = errors.Join(err, fmt.Errorf("delete what is left under %s: %w", h.base, derr))
+	}
 	h.res.WallS = time.Since(h.res.Started).Seconds()
 	return h.res, err
 }
 
 // harness is one Run's state.
 type harness struct {
-	c      *Config
-	work   string
-	base   string // this run's namespace, Namespace + RunID + "/"
-	script string
-	tools  []*Profile // the installed ones
-	res    *Result
+	c        *Config
+	work     string
+	base     string // this run's namespace, Namespace + RunID + "/"
+	script   string
+	jsScript string
+	tools    []*Profile // the installed ones
+	res      *Result
 }
 
 // threadsOf is the thread counts tool p runs at.
@@ -207,6 +229,9 @@ func (h *harness) matrix(ctx context.Context) error {
 	for _, p := range h.tools {
 		total += len(h.threadsOf(p)) * len(h.c.FileSets) * h.c.Repeat
 	}
+	if h.c.Weak {
+		defer os.RemoveAll(filepath.Join(h.work, "weak"))
+	}
 	cells := map[string]*Cell{}
 	done := 0
 	for _, fs := range h.c.FileSets {
@@ -215,6 +240,13 @@ func (h *harness) matrix(ctx context.Context) error {
 			return err
 		}
 		for _, t := range threads {
+			run, runSrc := fs, src
+			if h.c.Weak {
+				if runSrc, err = h.weakDataset(src, fs, t); err != nil {
+					return err
+				}
+				run.Count *= t
+			}
 			for rep := 1; rep <= h.c.Repeat; rep++ {
 				for _, p := range h.tools {
 					if !slices.Contains(h.threadsOf(p), t) {
@@ -223,15 +255,15 @@ func (h *harness) matrix(ctx context.Context) error {
 					key := p.Name + "/" + fs.Spec + "/" + strconv.Itoa(t)
 					cell := cells[key]
 					if cell == nil {
-						cell = &Cell{Tool: p.Name, Set: fs.Spec, Threads: t, Files: fs.Count, FileSize: fs.Size, TotalBytes: fs.Bytes()}
+						cell = &Cell{Tool: p.Name, Set: fs.Spec, Threads: t, Files: run.Count, FileSize: fs.Size, TotalBytes: run.Bytes()}
 						cells[key] = cell
 						h.res.Cells = append(h.res.Cells, cell)
 					}
-					run := h.runOne(ctx, p, fs, src, t, rep)
-					cell.Runs = append(cell.Runs, run)
+					attempt := h.runOne(ctx, p, run, runSrc, t, rep)
+					cell.Runs = append(cell.Runs, attempt)
 					cell.summarize()
 					done++
-					h.c.event(Event{Kind: EventRunDone, Tool: p.Name, FileSet: fs, Threads: t, Rep: rep,
+					h.c.event(Event{Kind: EventRunDone, Tool: p.Name, FileSet: run, Threads: t, Rep: rep,
 						Index: done, Total: total, Run: &cell.Runs[len(cell.Runs)-1]})
 					if err := ctx.Err(); err != nil {
 						return err
@@ -260,7 +292,7 @@ func (h *harness) runOne(ctx context.Context, p *Profile, fs FileSet, src string
 	}
 	defer os.RemoveAll(scratch) // config files with credentials
 	job := Job{Src: src, Bucket: h.c.Target.Bucket, Prefix: prefix, Threads: threads, Files: fs.Count,
-		Dir: scratch, Target: h.c.Target, Objbench: h.c.Objbench, Script: h.script, Checksum: h.c.Checksum}
+		Dir: scratch, Target: h.c.Target, Objbench: h.c.Objbench, Script: h.script, JSScript: h.jsScript, Checksum: h.c.Checksum}
 	cmd, err := p.Command(job)
 	if err != nil {
 		r.Error = err.Error()

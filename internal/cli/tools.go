@@ -31,6 +31,7 @@ type toolsOptions struct {
 	quiet      bool
 	checksum   string
 	probeSums  bool
+	scaling    string
 }
 
 func newToolsCommand(env Env) *cobra.Command {
@@ -41,6 +42,8 @@ func newToolsCommand(env Env) *cobra.Command {
 		Long: `Runs real transfer tools, each as a child process, on the same dataset
 matrix and endpoint, and prints one table: for each tool, file set and
 thread count the wall time, speed and CPU seconds (user+sys) of the tool.
+A file set is the total whatever the threads (--scaling fixed), or each
+thread's share (--scaling weak: at t threads every run uploads t copies).
 
 "Threads" is how many requests a tool may have in flight: aws gets
 s3 max_concurrent_requests = threads; tools with a knob for files and one
@@ -77,6 +80,7 @@ is the target.`,
 	f.StringArrayVar(&o.custom, "tool", nil, "a custom tool, 'NAME=COMMAND {src} {dst} ... {threads}' (repeatable)")
 	f.StringVar(&o.files, "files", "32x128MiB,16x256MiB,8x512MiB,2x2GiB,1x4GiB", "file sets, COUNTxSIZE, comma-separated")
 	f.StringVar(&o.threads, "threads", "1,2,4,8", "thread counts, comma-separated")
+	f.StringVar(&o.scaling, "scaling", "fixed", "fixed: a file set is the total whatever the threads; weak: each thread uploads its own copy of it (32x128MiB at 1, 2, 4 threads moves 32, 64, 128 files)")
 	f.IntVar(&o.repeat, "repeat", 1, "runs per cell; the table shows the median")
 	f.StringVar(&o.dataDir, "data-dir", "", "where to make (or reuse) the datasets (default: a temporary directory, removed afterwards)")
 	f.StringVar(&o.csv, "csv", "", "also write the table as CSV to this file")
@@ -119,6 +123,13 @@ func (o *toolsOptions) config() (shootout.Config, error) {
 		c.Tools = append(c.Tools, p)
 	}
 	c.Checksum, c.ProbeChecksums = o.checksum, o.probeSums
+	switch o.scaling {
+	case "fixed", "strong":
+	case "weak":
+		c.Weak = true
+	default:
+		return c, usagef("--scaling %q: want fixed (a file set is the total) or weak (each thread its own copy)", o.scaling)
+	}
 	if alg, form, _ := strings.Cut(o.checksum, "/"); o.checksum != "" {
 		if _, err := storage.ParseChecksum(alg); err != nil || (form != "" && form != "trailer") {
 			return c, usagef("--checksum %s: want ALG or ALG/trailer, ALG one of crc32, crc32c, crc64nvme, sha1, sha256, md5", o.checksum)

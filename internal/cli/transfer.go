@@ -33,6 +33,7 @@ type transferOptions struct {
 	repeat          int
 	linkSpeed       string
 	dryRun          bool
+	manifest        bool
 }
 
 func newTransferCommand(env Env) *cobra.Command {
@@ -105,6 +106,7 @@ endpoint, e.g. --endpoint-url https://s3.eu-west-1.amazonaws.com --addressing vi
 	f.StringVar(&o.checksum, "checksum", "", "uploads (and each part) carry this checksum for the target to verify: crc32, crc32c, crc64nvme, sha1, sha256 or md5; "+
 		"ALG/trailer sends it after the body (aws-chunked), as the AWS SDKs do")
 	f.StringVarP(&o.out, "out", "o", "", "write the result file (objbench report, compare, merge and report --html read it)")
+	f.BoolVar(&o.manifest, "manifest", true, "record the keys an upload wrote in a manifest beside its prefix (PREFIX.objbench-manifest/), for objbench clean")
 	f.BoolVar(&o.dryRun, "dry-run", false, "state what would move (objects and their real bytes: a corpus is listed, nothing read) and move nothing; a download lists its source")
 	f.IntVar(&o.repeat, "repeat", 1, "move the same objects this many times, one step each; compare takes the repetitions as its samples")
 	f.StringVar(&o.linkSpeed, "link-speed", "", "network link capacity in bits/s (10G, 25Gbit) for the verdict (default: /sys/class/net/*/speed)")

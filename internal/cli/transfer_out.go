@@ -44,7 +44,7 @@ func (o *transferOptions) execute(ctx context.Context, env Env, st storage.Store
 		}
 	}
 	res, runErr := run.Transfer(ctx, info, st, plan, opts, run.TransferOptions{Tool: result.Tool{Name: "objbench", Version: version()},
-		Source: src, Destination: dst, Repeat: o.repeat, LinkSpeed: linkBps, OnStep: onStep, Note: note})
+		Source: src, Destination: dst, Repeat: o.repeat, LinkSpeed: linkBps, OnStep: onStep, Note: note, NoManifest: !o.manifest})
 	close(done)
 	_ = g.Wait()
 	if res == nil {
