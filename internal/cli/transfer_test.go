@@ -182,3 +182,22 @@ func TestTransferResultIsAResult(t *testing.T) {
 		t.Errorf("merged: %v", err)
 	}
 }
+
+func TestNetemUsage(t *testing.T) {
+	code, out, _ := execute(t, nil, "netem", "--delay", "10ms", "--loss", "1%", "--dev", "eth0")
+	if code != 0 || !strings.Contains(out, "tc qdisc replace dev eth0 root netem delay 10ms loss 1%") || !strings.Contains(out, "tc qdisc del dev eth0 root") {
+		t.Errorf("exit %d\n%s", code, out)
+	}
+	for _, args := range [][]string{
+		{"netem", "--dev", "eth0"},
+		{"netem", "--delay", "10ms"},
+		{"netem", "--delay", "10ms", "--dev", "eth0", "--netns", "x"},
+		{"netem", "--loss", "lots", "--dev", "eth0"},
+		{"netem", "--rate", "fast", "--dev", "eth0"},
+		{"netem", "--delay", "1ms", "--netns", "a-name-far-too-long"},
+	} {
+		if code, _, _ := execute(t, nil, args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+}
