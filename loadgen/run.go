@@ -375,6 +375,7 @@ func (r *runState) measure(ctx context.Context, st workload.Stage, i int, runs [
 	}
 	res.Elapsed = time.Since(res.Start)
 	res.Streams = results
+	res.NameStreams()
 	u1, s1 := cpuTimes()
 	d1, q1 := r.connStats()
 	res.CPUUser, res.CPUSys, res.ConnsDialed, res.Requests = u1-u0, s1-s0, d1-d0, q1-q0

@@ -25,7 +25,7 @@ func Failures(t result.OpTotal) int64 {
 // failures: conditions that did not hold, objects not modified, and what
 // the target does not implement.
 func writeOutcomes(w io.Writer, x row) {
-	where := fmt.Sprintf("%s %s conc %d", stageName(x.step), x.t.Op, x.stream.Concurrency)
+	where := x.where()
 	if n := x.t.Errors[storage.ClassPrecond]; n > 0 {
 		fmt.Fprintf(w, "outcomes %s: %d precondition_failed (412: the condition did not hold, nothing written; not failures: timed and in OPS/S like successes)\n", where, n)
 	}

@@ -67,13 +67,18 @@ func writePhases(w io.Writer, r *result.Run) {
 	}
 	fmt.Fprintln(w, "Where the time goes (per request, p50 / p99 in ms; dns, connect and tls are 0 on a reused connection)")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	head := "STAGE\tOP\tCONC\tREQS\tNEW-CONN"
+	multi := multiStream(r)
+	cols := head(r) + "OP\tCONC\tREQS\tNEW-CONN"
 	for _, n := range result.PhaseNames {
-		head += "\t" + strings.ToUpper(n)
+		cols += "\t" + strings.ToUpper(n)
 	}
-	fmt.Fprintln(tw, head)
+	fmt.Fprintln(tw, cols)
 	for _, x := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d", x.Stage, x.Op, x.Concurrency, x.Requests, x.NewConns)
+		lead := x.Stage + "\t"
+		if multi {
+			lead += x.Stream + "\t"
+		}
+		fmt.Fprintf(tw, "%s%s\t%d\t%d\t%d", lead, x.Op, x.Concurrency, x.Requests, x.NewConns)
 		for ph := range result.NumPhases {
 			fmt.Fprintf(tw, "\t%s", phaseCell(x.P50[ph], x.P99[ph]))
 		}

@@ -17,19 +17,47 @@ type row struct {
 	step   *result.Step
 	stream *result.Stream
 	t      result.OpTotal
+	multi  bool // the run has steps of several streams: tables name the stream
 }
 
 func rows(r *result.Run) []row {
 	var out []row
+	multi := multiStream(r)
 	for i := range r.Steps {
 		st := &r.Steps[i]
 		for j := range st.Streams {
 			for _, t := range st.Streams[j].Totals {
-				out = append(out, row{st, &st.Streams[j], t})
+				out = append(out, row{st, &st.Streams[j], t, multi})
 			}
 		}
 	}
 	return out
+}
+
+// lead is the row's first cells: its stage and, in a run of several
+// streams, its stream.
+func (x row) lead() string {
+	if x.multi {
+		return stageName(x.step) + "\t" + x.stream.Name + "\t"
+	}
+	return stageName(x.step) + "\t"
+}
+
+// head is the first columns' header for rows of r.
+func head(r *result.Run) string {
+	if multiStream(r) {
+		return "STAGE\tSTREAM\t"
+	}
+	return "STAGE\t"
+}
+
+// where names the row in a sentence: "main stream rw#2 PUT conc 4".
+func (x row) where() string {
+	s := stageName(x.step) + " "
+	if x.multi {
+		s += "stream " + x.stream.Name + " "
+	}
+	return fmt.Sprintf("%s%s conc %d", s, x.t.Op, x.stream.Concurrency)
 }
 
 func multiStream(r *result.Run) bool {
@@ -55,9 +83,9 @@ func WriteTable(w io.Writer, r *result.Run) error {
 	}
 	all := rows(r)
 	writeWorkers(w, r)
-	writeTTFB(w, all)
+	writeTTFB(w, head(r), all)
 	writePhases(w, r)
-	writeResponse(w, all)
+	writeResponse(w, head(r), all)
 	writeErrors(w, all)
 	fmt.Fprintln(w, "latencies in ms; OPS/S and THROUGHPUT: successful ops, and their bytes, that ended in the step's window, over its length (each step's line states it)")
 	if r.Target.Embedded {
@@ -73,18 +101,10 @@ func WriteTable(w io.Writer, r *result.Run) error {
 // WriteRates prints only the latency/throughput table (--quiet).
 func WriteRates(w io.Writer, r *result.Run) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	streams := multiStream(r)
-	head := "STAGE\t"
-	if streams {
-		head += "STREAM\t"
-	}
-	fmt.Fprintln(tw, head+"OP\tCONC\tOPS/S\tTHROUGHPUT\tAVG\tP25\tP50\tP75\tP90\tP99\tP99.9\tMAX\tERR")
+	fmt.Fprintln(tw, head(r)+"OP\tCONC\tOPS/S\tTHROUGHPUT\tAVG\tP25\tP50\tP75\tP90\tP99\tP99.9\tMAX\tERR")
 	all := rows(r)
 	for _, x := range all {
-		fmt.Fprint(tw, stageName(x.step)+"\t")
-		if streams {
-			fmt.Fprint(tw, x.stream.Name+"\t")
-		}
+		fmt.Fprint(tw, x.lead())
 		p := x.t.Latency
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\n", x.t.Op, x.stream.Concurrency,
 			rate(x.t.OpsPerSec), Bytes(x.t.BytesPerSec)+"/s", ms(p.Avg), msi(p.P25), msi(p.P50), msi(p.P75),
@@ -93,7 +113,7 @@ func WriteRates(w io.Writer, r *result.Run) error {
 	return tw.Flush()
 }
 
-func writeTTFB(w io.Writer, all []row) {
+func writeTTFB(w io.Writer, head string, all []row) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	any := false
 	for _, x := range all {
@@ -102,11 +122,11 @@ func writeTTFB(w io.Writer, all []row) {
 		}
 		if !any {
 			fmt.Fprintln(w, "\nTime to first byte (GET: first response byte; PUT: response after the body was sent)")
-			fmt.Fprintln(tw, "STAGE\tOP\tCONC\tAVG\tP25\tP50\tP75\tP90\tP99\tP99.9\tMAX")
+			fmt.Fprintln(tw, head+"OP\tCONC\tAVG\tP25\tP50\tP75\tP90\tP99\tP99.9\tMAX")
 			any = true
 		}
 		p := x.t.TTFB
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", stageName(x.step), x.t.Op, x.stream.Concurrency,
+		fmt.Fprintf(tw, "%s%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", x.lead(), x.t.Op, x.stream.Concurrency,
 			ms(p.Avg), msi(p.P25), msi(p.P50), msi(p.P75), msi(p.P90), msi(p.P99), msi(p.P999), msi(p.Max))
 	}
 	_ = tw.Flush()
@@ -118,7 +138,7 @@ func writeTTFB(w io.Writer, all []row) {
 // writeResponse prints, for open-loop (--rate) rows, the latency from each
 // op's intended start, the workers the schedule needed, and the slots
 // dropped because every worker was busy.
-func writeResponse(w io.Writer, all []row) {
+func writeResponse(w io.Writer, head string, all []row) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	any := false
 	var drops []string
@@ -132,14 +152,14 @@ func writeResponse(w io.Writer, all []row) {
 		}
 		if !any {
 			fmt.Fprintln(w, "\nResponse time (from intended start: queueing included; the table above is service time from the actual send)")
-			fmt.Fprintln(tw, "STAGE\tOP\tWORKERS\tISSUED\tDROPPED\tAVG\tP25\tP50\tP75\tP90\tP99\tP99.9\tMAX")
+			fmt.Fprintln(tw, head+"OP\tWORKERS\tISSUED\tDROPPED\tAVG\tP25\tP50\tP75\tP90\tP99\tP99.9\tMAX")
 			any = true
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", stageName(x.step), x.t.Op, workers(x.stream),
+		fmt.Fprintf(tw, "%s%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", x.lead(), x.t.Op, workers(x.stream),
 			x.t.Ops, x.t.Dropped, ms(p.Avg), msi(p.P25), msi(p.P50), msi(p.P75), msi(p.P90), msi(p.P99), msi(p.P999), msi(p.Max))
 		if x.t.Dropped > 0 {
-			drops = append(drops, fmt.Sprintf("%s %s: %d of %d due ops dropped (all %d workers busy): the percentiles exclude them",
-				stageName(x.step), x.t.Op, x.t.Dropped, x.t.Ops+x.t.Dropped, max(x.stream.MaxWorkers, x.stream.Concurrency)))
+			drops = append(drops, fmt.Sprintf("%s: %d of %d due ops dropped (all %d workers busy): the percentiles exclude them",
+				x.where(), x.t.Dropped, x.t.Ops+x.t.Dropped, max(x.stream.MaxWorkers, x.stream.Concurrency)))
 		}
 	}
 	_ = tw.Flush()
@@ -176,7 +196,7 @@ func writeErrors(w io.Writer, all []row) {
 			}
 		}
 		sort.Strings(classes)
-		fmt.Fprintf(w, "errors %s %s conc %d: %s\n", stageName(x.step), x.t.Op, x.stream.Concurrency, strings.Join(classes, " "))
+		fmt.Fprintf(w, "errors %s: %s\n", x.where(), strings.Join(classes, " "))
 	}
 }
 

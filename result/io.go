@@ -63,6 +63,7 @@ func Decode(rd io.Reader) (*Run, error) {
 	// the seconds an op covered and they have no ticks, so their window
 	// edges count pro rata.
 	for i := range r.Steps {
+		r.Steps[i].NameStreams() // files written before streams that share a name were told apart
 		for j := range r.Steps[i].Streams {
 			s := &r.Steps[i].Streams[j]
 			totals, err := Summarize(s.Seconds, s.Window)

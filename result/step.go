@@ -2,6 +2,7 @@ package result
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -85,4 +86,30 @@ func (s *Stream) SetWindow(w Window) error {
 	}
 	s.Window, s.Totals = w, totals
 	return nil
+}
+
+// NameStreams tells apart the streams of the step that share a name (two
+// COSBench works called "rw" in one workstage): the second and later
+// become "rw#2", "rw#3"..., so every table, compare and merge keep them
+// apart. Names already unique are left as they are.
+func (s *Step) NameStreams() {
+	taken := map[string]bool{}
+	for _, st := range s.Streams {
+		taken[st.Name] = true
+	}
+	seen := map[string]int{}
+	for i := range s.Streams {
+		name := s.Streams[i].Name
+		seen[name]++
+		if seen[name] == 1 {
+			continue
+		}
+		for k := seen[name]; ; k++ {
+			alt := name + "#" + strconv.Itoa(k)
+			if !taken[alt] {
+				s.Streams[i].Name, taken[alt] = alt, true
+				break
+			}
+		}
+	}
 }
