@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"hash/fnv"
 	"net"
 	"time"
 
@@ -71,6 +72,11 @@ func Run(ctx context.Context, sp workload.Spec, tgt *Target, o Options) (*result
 	}
 	if o.RunID == "" {
 		o.RunID = NewRunID()
+	}
+	if o.Seed == 0 && !o.Worker.Solo() {
+		// Every worker of a split run writes the same bytes for a key, so
+		// one worker's reads verify what another wrote.
+		o.Seed = SeedOf(o.RunID)
 	}
 	if o.Seed == 0 {
 		o.Seed = payload.RandomSeed()
@@ -173,6 +179,14 @@ func outcome(res *result.Run, runErr error) string {
 		return "stopped early: " + res.AbortDetail
 	}
 	return "completed"
+}
+
+// SeedOf is the payload seed the workers of run id share when none is
+// given: a hash of the id, never 0.
+func SeedOf(id string) uint64 {
+	h := fnv.New64a()
+	_, _ = h.Write([]byte(id))
+	return max(h.Sum64(), 1)
 }
 
 // NewRunID is a run id that sorts by time: 20261124-153000-a1b2c3.
