@@ -15,7 +15,7 @@ import (
 func StorageSystems(runs []*result.Run) (Table, error) {
 	t := Table{Title: "seed 002: tiny against large writes, by storage system, without and with fsync",
 		Columns: []string{"STORAGE", "FSYNC", "STEP", "SIZE", "FILES", "TIME (s)", "KB/s", "OPS/S", "P99 (ms)"},
-		Notes: []string{"TIME is the step's wall time (the final sync included with fsync at-end); KB/s (1 KB = 1000 B) and OPS/S over its window, as objbench's own tables state them"}}
+		Notes:   []string{"TIME is the step's wall time (the final sync included with fsync at-end); KB/s (1 KB = 1000 B) and OPS/S over its window, as objbench's own tables state them"}}
 	for _, r := range runs {
 		mode := fsyncOf(r)
 		for i := range r.Steps {
