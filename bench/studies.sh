@@ -71,5 +71,5 @@ for r in 0 1 2 3; do
   pids+=($!)
 done
 for p in "${pids[@]}"; do wait "$p"; done
-$ob merge "$out/cos/cos/" -o "$out/cos.json" >/dev/null
+$ob merge "$out/cos/cos/" -o "$out/cos.json" >/dev/null 2>&1
 $tables 004 "$out/cos.json"
