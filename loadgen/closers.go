@@ -1,0 +1,21 @@
+package loadgen
+
+import "io"
+
+// closeAtEnd keeps c (a corpus being uploaded) open until the run ends.
+func (r *runState) closeAtEnd(c io.Closer) {
+	r.mu.Lock()
+	r.closers = append(r.closers, c)
+	r.mu.Unlock()
+}
+
+// closeAll closes what closeAtEnd kept; a corpus's reader failing to
+// exit changes nothing the run measured.
+func (r *runState) closeAll() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, c := range r.closers {
+		_ = c.Close()
+	}
+	r.closers = nil
+}
