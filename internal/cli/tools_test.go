@@ -26,6 +26,7 @@ func TestToolsBadInputExits2NamingIt(t *testing.T) {
 		{[]string{"--target", "s3://b"}, "--target"},
 		{[]string{"--endpoint-url", "http://127.0.0.1:1"}, "--bucket"},
 		{[]string{"--run-timeout", "0s"}, "--run-timeout"},
+		{[]string{"--scaling", "strongish"}, `--scaling "strongish"`},
 	} {
 		code, stdout, stderr := execute(t, nil, append(append([]string{"tools"}, c.args...), out...)...)
 		if code != 2 || !strings.Contains(stderr, c.want) || stdout != "" {
