@@ -14,7 +14,12 @@ const MinPartSize = 5 << 20
 
 // problems collects validation errors, each prefixed with file:line when
 // the spec came from a file.
-type problems struct{ errs []error }
+// The same problem found twice (a storage shared by several streams) is
+// reported once.
+type problems struct {
+	errs []error
+	seen map[string]bool
+}
 
 func (p *problems) add(at Pos, where, format string, a ...any) {
 	msg := fmt.Sprintf(format, a...)
@@ -24,6 +29,13 @@ func (p *problems) add(at Pos, where, format string, a ...any) {
 	if at.File != "" {
 		msg = at.String() + ": " + msg
 	}
+	if p.seen[msg] {
+		return
+	}
+	if p.seen == nil {
+		p.seen = map[string]bool{}
+	}
+	p.seen[msg] = true
 	p.errs = append(p.errs, errors.New(msg))
 }
 
@@ -39,6 +51,9 @@ func (sp Spec) Validate() []error {
 	for i, st := range sp.Stages {
 		st.validate(p, fmt.Sprintf("stage %d (%s)", i+1, st.Name))
 	}
+	if sp.Source != nil && sp.Source.Format == "cosbench" {
+		p.hintTarget()
+	}
 	sp.checkPrepared(p)
 	return p.errs
 }
@@ -46,6 +61,16 @@ func (sp Spec) Validate() []error {
 func (s *Storage) validate(p *problems) {
 	if t := strings.ToLower(s.Type); t != "" && t != "s3" {
 		p.add(s.Pos, "", "storage type %q is not supported: objbench measures S3-compatible stores (type \"s3\")", s.Type)
+	}
+}
+
+// hintTarget says, after a COSBench workload's refused storage types, how
+// to run it anyway.
+func (p *problems) hintTarget() {
+	for i, e := range p.errs {
+		if strings.Contains(e.Error(), "is not supported: objbench measures S3-compatible stores") {
+			p.errs[i] = fmt.Errorf("%w; name an S3 target (--endpoint-url, --bucket or --target) to run this workload there, containers as buckets", e)
+		}
 	}
 }
 
