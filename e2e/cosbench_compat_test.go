@@ -241,3 +241,87 @@ func TestCOSBenchScaleKeepsRangesApart(t *testing.T) {
 		})
 	}
 }
+
+// TestCOSBenchSplitReadWrite is COSBench's splitrw.xml: a prepare of four
+// containers, reads from the first two and writes into the last two. The
+// reads are valid (every bucket and number they draw was prepared), every
+// read succeeds and checks its bytes, and the store holds what the
+// prepare and the writes put, where they put it.
+func TestCOSBenchSplitReadWrite(t *testing.T) {
+	doc := cosDoc("s3", `
+    <workstage name="init"><work type="init" workers="1" config="containers=r(1,4)" /></workstage>
+    <workstage name="prepare"><work type="prepare" workers="2" config="containers=r(1,4);objects=r(1,10);sizes=c(1)KB" /></workstage>
+    <workstage name="main"><work name="c1p0" workers="4" totalOps="200">
+      <operation type="read" ratio="80" config="containers=u(1,2);objects=u(1,10);hashCheck=true" />
+      <operation type="write" ratio="20" config="containers=u(3,4);objects=u(11,20);sizes=c(2)KB" /></work></workstage>`)
+	for _, s := range cosStores(t) {
+		t.Run(s.name, func(t *testing.T) {
+			r, res := s.run(t, "splitrw", doc)
+			if r.code != 0 || res == nil {
+				t.Fatalf("exit %d:\n%s", r.code, r.stderr)
+			}
+			if strings.Contains(r.stderr, "only part of them") {
+				t.Errorf("a fully prepared read was warned about:\n%s", r.stderr)
+			}
+			gets, okGets, getBytes := mainOps(res, "GET")
+			puts, okPuts, _ := mainOps(res, "PUT")
+			if gets+puts != 200 || okGets != gets || okPuts != puts || gets < 100 || getBytes != okGets*1000 {
+				t.Errorf("%d GETs (%d ok, %d bytes), %d PUTs (%d ok); want 200 ops in all, every one ok", gets, okGets, getBytes, puts, okPuts)
+			}
+			ns := res.Target.Namespace
+			var written int
+			for i, b := range []string{"mycontainers-1", "mycontainers-2", "mycontainers-3", "mycontainers-4"} {
+				got := s.objects(t, b)
+				for n := 1; n <= 20; n++ {
+					size, ok := got[ns+"myobjects_"+strconv.Itoa(n)]
+					switch {
+					case n <= 10 && (!ok || size != 1000):
+						t.Errorf("%s: prepared object %d: present %v, %d bytes", b, n, ok, size)
+					case n > 10 && i < 2 && ok:
+						t.Errorf("%s: object %d was written into a read-only container", b, n)
+					case n > 10 && ok && size != 2000:
+						t.Errorf("%s: written object %d has %d bytes", b, n, size)
+					case n > 10 && ok:
+						written++
+					}
+				}
+				if len(got) > 20 {
+					t.Errorf("%s holds %d objects", b, len(got))
+				}
+			}
+			if written == 0 || int64(written) > puts {
+				t.Errorf("%d distinct objects written by %d PUTs", written, puts)
+			}
+		})
+	}
+}
+
+// TestCOSBenchPartlyPreparedReads: reads over more buckets and numbers
+// than were prepared run, with a warning, and count the misses as errors.
+func TestCOSBenchPartlyPreparedReads(t *testing.T) {
+	doc := cosDoc("s3", `
+    <workstage name="init"><work type="init" workers="1" config="cprefix=part;containers=r(1,3)" /></workstage>
+    <workstage name="prepare"><work type="prepare" workers="2" config="cprefix=part;containers=r(1,2);objects=r(1,5);sizes=c(1)KB" /></workstage>
+    <workstage name="main"><work name="m" workers="2" totalOps="300" afr="1000000">
+      <operation type="read" config="cprefix=part;containers=u(1,3);objects=u(1,10)" /></work></workstage>`)
+	for _, s := range cosStores(t) {
+		t.Run(s.name, func(t *testing.T) {
+			r, res := s.run(t, "partial", doc)
+			if r.code != 0 || res == nil {
+				t.Fatalf("exit %d:\n%s", r.code, r.stderr)
+			}
+			want := `reads objects u(1,10) under "myobjects_", but earlier stages wrote only part of them (bucket part1 holds only 1..5; bucket part2 holds only 1..5; bucket part3 holds none of them)`
+			if !strings.Contains(r.stderr, want) {
+				t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+			}
+			gets, ok, bytes := mainOps(res, "GET")
+			// a third of the reads go to the empty bucket, half of the rest miss
+			if gets != 300 || ok < 50 || ok > 150 || bytes != ok*1000 {
+				t.Errorf("%d GETs, %d ok, %d bytes; want 300, about 100 ok", gets, ok, bytes)
+			}
+			if got := s.objects(t, "part3"); len(got) != 0 {
+				t.Errorf("part3 holds %v", got)
+			}
+		})
+	}
+}

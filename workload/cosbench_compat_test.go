@@ -138,3 +138,40 @@ func TestScaleKeepsSeparateRangesSeparate(t *testing.T) {
 		t.Errorf("the scaled spec is not valid: %v", errs)
 	}
 }
+
+func TestCOSBenchReadsMatchedByCoverage(t *testing.T) {
+	prep := `<workstage name="p"><work type="prepare" workers="1" config="cprefix=b-;containers=r(1,4);objects=r(1,50);sizes=c(1)KB"/></workstage>`
+	for _, c := range []struct{ name, read, warn, err string }{
+		{"a subset of the buckets", "containers=u(1,2);objects=u(1,50)", "", ""},
+		{"one bucket, some numbers", "containers=c(3);objects=u(10,20)", "", ""},
+		{"a bucket more", "containers=u(3,5);objects=u(1,50)", "bucket b-5 holds none of them", ""},
+		{"numbers more", "containers=u(1,2);objects=u(40,60)", "(bucket b-1 holds only 1..50; bucket b-2 holds only 1..50): those reads fail and count as errors, as in COSBench", ""},
+		{"nothing written", "containers=u(5,6);objects=u(1,50)", "", `reads objects u(1,50) under "myobjects_", but none exist there`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			doc := cosbench(prep + `<workstage name="m"><work name="m" workers="1" runtime="1"><operation type="read" config="cprefix=b-;` + c.read + `"/></work></workstage>`)
+			sp, warns, err := workload.Decode("c.xml", []byte(doc))
+			if c.err != "" {
+				if err == nil || !strings.Contains(err.Error(), c.err) {
+					t.Errorf("got %v; want an error with %q", err, c.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ws []string
+			for _, w := range warns {
+				ws = append(ws, w.String())
+			}
+			got := strings.Join(ws, "\n")
+			if c.warn == "" && strings.Contains(got, "only part") || c.warn != "" && !strings.Contains(got, "c.xml:5: stage 2 (m) stream 1 (m): reads objects") ||
+				!strings.Contains(got, c.warn) {
+				t.Errorf("warnings:\n%s\nwant %q", got, c.warn)
+			}
+			if len(sp.Source.Warnings) != len(warns) {
+				t.Errorf("the spec records %d warnings of %d", len(sp.Source.Warnings), len(warns))
+			}
+		})
+	}
+}

@@ -43,7 +43,12 @@ func DecodeWith(file string, data []byte, o DecodeOptions) (Spec, []Warning, err
 	if err != nil {
 		seen[err.Error()] = true
 	}
-	for _, v := range sp.Validate() {
+	verrs, vwarns := sp.Check()
+	for _, w := range vwarns {
+		warns = append(warns, w)
+		sp.Source.Warnings = append(sp.Source.Warnings, w.String())
+	}
+	for _, v := range verrs {
 		if !seen[v.Error()] {
 			seen[v.Error()] = true
 			errs = append(errs, v)

@@ -17,8 +17,17 @@ const MinPartSize = 5 << 20
 // The same problem found twice (a storage shared by several streams) is
 // reported once.
 type problems struct {
-	errs []error
-	seen map[string]bool
+	errs  []error
+	seen  map[string]bool
+	warns []Warning // what runs, but not quite as written
+}
+
+func (p *problems) warn(at Pos, where, format string, a ...any) {
+	msg := fmt.Sprintf(format, a...)
+	if where != "" {
+		msg = where + ": " + msg
+	}
+	p.warns = append(p.warns, Warning{Pos: at, Msg: msg})
 }
 
 func (p *problems) add(at Pos, where, format string, a ...any) {
@@ -41,6 +50,13 @@ func (p *problems) add(at Pos, where, format string, a ...any) {
 
 // Validate lists every problem in the spec, each naming where it is.
 func (sp Spec) Validate() []error {
+	errs, _ := sp.Check()
+	return errs
+}
+
+// Check is Validate with the warnings about what runs, but not as the
+// file may expect (reads of objects only partly written before).
+func (sp Spec) Check() ([]error, []Warning) {
 	p := &problems{}
 	if len(sp.Stages) == 0 {
 		p.add(Pos{}, "", "workload has no stages")
@@ -55,7 +71,7 @@ func (sp Spec) Validate() []error {
 		p.hintTarget()
 	}
 	sp.checkPrepared(p)
-	return p.errs
+	return p.errs, p.warns
 }
 
 func (s *Storage) validate(p *problems) {
