@@ -325,3 +325,44 @@ func TestCOSBenchPartlyPreparedReads(t *testing.T) {
 		})
 	}
 }
+
+// TestCOSBenchRampsLeftOut: rampup and rampdown are run (every worker
+// from the start) but their ops are not counted, as COSBench does.
+func TestCOSBenchRampsLeftOut(t *testing.T) {
+	doc := cosDoc("s3", `
+    <workstage name="init"><work type="init" workers="1" config="cprefix=rp;containers=r(1,1)" /></workstage>
+    <workstage name="prepare"><work type="prepare" workers="2" config="cprefix=rp;containers=r(1,1);objects=r(1,10);sizes=c(1)KB" /></workstage>
+    <workstage name="main"><work name="main" workers="2" rampup="1" runtime="2" rampdown="1">
+      <operation type="read" config="cprefix=rp;containers=c(1);objects=u(1,10)" /></work></workstage>`)
+	for _, s := range cosStores(t) {
+		t.Run(s.name, func(t *testing.T) {
+			r, res := s.run(t, "ramp", doc)
+			if r.code != 0 || res == nil {
+				t.Fatalf("exit %d:\n%s", r.code, r.stderr)
+			}
+			if !strings.Contains(r.stderr, "the ops of its first 1 s and last 1 s are left out of its statistics") || strings.Contains(r.stderr, "gradually") {
+				t.Errorf("the warning:\n%s", r.stderr)
+			}
+			for _, st := range res.Steps {
+				if st.Kind != result.KindMain {
+					continue
+				}
+				sr := st.Streams[0]
+				var inSeconds int64
+				for _, sec := range sr.Seconds {
+					if sec.T < 1 || sec.T > 2 {
+						t.Errorf("second %d is in the result", sec.T)
+					}
+					for _, o := range sec.Ops {
+						inSeconds += o.Ops
+					}
+				}
+				ops, ok, _ := mainOps(res, "GET")
+				// the requests sent in all 4 s, about twice those counted (prepare is another step)
+				if ops != inSeconds || ok != ops || ops == 0 || st.Requests < uint64(ops)*5/4 || sr.Window.Start < 1 || sr.Window.End > 3 {
+					t.Errorf("%d GETs counted (%d in the seconds kept), %d requests sent; window %+v", ops, inSeconds, st.Requests, sr.Window)
+				}
+			}
+		})
+	}
+}

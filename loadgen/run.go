@@ -305,6 +305,7 @@ func (r *runState) step(ctx context.Context, st workload.Stage, i int) (result.S
 	defer func() { r.watch = nil }()
 	res, err := r.measure(ctx, st, i, runs)
 	res.Sweep = st.StepLabel(i)
+	res.Notes = append(res.Notes, rampNotes(runs)...)
 	if w := r.watch; w != nil && err == nil {
 		w.final(r)
 		if why := r.aborted(); why == "error-ratio" {
@@ -426,6 +427,9 @@ func (r *runState) newStream(ctx context.Context, kind workload.StageKind, sp wo
 	}
 	if kind == workload.KindPrepare {
 		return r.prepareStream(ctx, s, sp)
+	}
+	if sp.Bounds.Duration > 0 && (sp.Rampup > 0 || sp.Rampdown > 0) {
+		s.counted = rampedSeconds(sp.Bounds.Duration, sp.Rampup, sp.Rampdown)
 	}
 	return r.mainStream(ctx, s, sp)
 }

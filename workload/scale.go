@@ -40,6 +40,9 @@ func (sp Spec) Scale(f float64) Spec {
 
 func (s Stream) scale(f float64, idx map[string]*indexScale) Stream {
 	s.Bounds = Bounds{Duration: scaleDuration(s.Bounds.Duration, f), Ops: scaleInt(s.Bounds.Ops, f), Bytes: scaleInt(s.Bounds.Bytes, f)}
+	if s.Rampup > 0 || s.Rampdown > 0 { // the ramps keep their share of the run, not below a tick
+		s.Rampup, s.Rampdown = time.Duration(float64(s.Rampup)*f), time.Duration(float64(s.Rampdown)*f)
+	}
 	s.Objects = s.Objects.scale(f, idx)
 	s.Mix = slices.Clone(s.Mix)
 	for i := range s.Mix {

@@ -106,6 +106,12 @@ type Stream struct {
 	Percent     bool   `json:"percent,omitempty"`
 	Concurrency []int  `json:"concurrency"` // several values: a sweep
 	Bounds      Bounds `json:"bounds"`
+	// Rampup and Rampdown are COSBench's: the stream runs its whole
+	// Bounds.Duration, every worker from the start, but the ops that end
+	// in its first Rampup and last Rampdown (whole seconds) are left out
+	// of its result: counts, latencies and rates.
+	Rampup   time.Duration `json:"rampup_ns,omitempty"`
+	Rampdown time.Duration `json:"rampdown_ns,omitempty"`
 	// Rate, when set, makes the stream open loop (main stages only): ops
 	// start on its schedule and Concurrency is the pool of workers.
 	Rate    *Rate    `json:"rate,omitempty"`
