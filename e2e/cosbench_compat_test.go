@@ -366,3 +366,52 @@ func TestCOSBenchRampsLeftOut(t *testing.T) {
 		})
 	}
 }
+
+// TestCOSBenchAFRPerWorkAtStageEnd: afr is judged per work once the stage
+// is over; the failed work is named, the stage runs to its end, the later
+// stages run, and the run exits 1.
+func TestCOSBenchAFRPerWorkAtStageEnd(t *testing.T) {
+	doc := cosDoc("s3", `
+    <workstage name="init"><work type="init" workers="1" config="cprefix=afr;containers=r(1,2)" /></workstage>
+    <workstage name="prepare"><work type="prepare" workers="2" config="cprefix=afr;containers=r(1,2);objects=r(1,5);sizes=c(1)KB" /></workstage>
+    <workstage name="reads">
+      <work name="good" workers="1" totalOps="200"><operation type="read" config="cprefix=afr;containers=c(1);objects=u(1,5)" /></work>
+      <work name="bad" workers="1" totalOps="200"><operation type="read" config="cprefix=afr;containers=c(2);objects=u(1,10)" /></work>
+    </workstage>
+    <workstage name="writes"><work name="w" workers="1" totalOps="30"><operation type="write" config="cprefix=afr;containers=c(1);objects=u(6,8);sizes=c(2)KB" /></work></workstage>`)
+	for _, s := range cosStores(t) {
+		t.Run(s.name, func(t *testing.T) {
+			r, res := s.run(t, "afr", doc)
+			if r.code != 1 || res == nil {
+				t.Fatalf("exit %d, want 1:\n%s", r.code, r.stderr)
+			}
+			failed := res.FailedWorks()
+			if len(failed) != 1 || !strings.HasPrefix(failed[0], `reads: work "bad": `) || !strings.Contains(failed[0], "more than its afr of 20%") {
+				t.Errorf("failed works %q", failed)
+			}
+			if !strings.Contains(r.stderr, `1 work(s) failed the acceptable failure ratio (afr); the later stages ran: reads: work "bad"`) ||
+				!strings.Contains(r.stdout, `reads: FAILED (afr): work "bad"`) {
+				t.Errorf("stdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
+			}
+			for _, st := range res.Steps {
+				for _, sr := range st.Streams {
+					var ops int64
+					for _, tot := range sr.Totals {
+						ops += tot.Ops
+					}
+					if st.Kind == result.KindMain && ops != map[string]int64{"good": 200, "bad": 200, "w": 30}[sr.Name] {
+						t.Errorf("%s/%s ran %d ops, stopped by %s", st.Stage, sr.Name, ops, sr.StoppedBy)
+					}
+				}
+			}
+			_, okGets, _ := mainOps(res, "GET")
+			if okGets < 200+50 || okGets > 200+150 {
+				t.Errorf("%d GETs ok: want the 200 of good and about half of bad's", okGets)
+			}
+			got := s.objects(t, "afr1")
+			if len(got) != 8 || got[res.Target.Namespace+"myobjects_6"] != 2000 {
+				t.Errorf("the later stage's writes are not in the store: %v", got)
+			}
+		})
+	}
+}

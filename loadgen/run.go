@@ -292,13 +292,14 @@ func (r *runState) beforeStep(ctx context.Context, st workload.Stage, i int) err
 // the stage's failure policy.
 func (r *runState) step(ctx context.Context, st workload.Stage, i int) (result.Step, error) {
 	var runs []*streamRun
+	var specs []workload.Stream
 	for _, sp := range st.Streams {
 		s, err := r.newStream(ctx, st.Kind, sp, i)
 		if err != nil {
 			return result.Step{}, err
 		}
 		if s != nil {
-			runs = append(runs, s)
+			runs, specs = append(runs, s), append(specs, sp)
 		}
 	}
 	r.watch = newErrorWatch(st)
@@ -306,6 +307,9 @@ func (r *runState) step(ctx context.Context, st workload.Stage, i int) (result.S
 	res, err := r.measure(ctx, st, i, runs)
 	res.Sweep = st.StepLabel(i)
 	res.Notes = append(res.Notes, rampNotes(runs)...)
+	if err == nil {
+		res.FailedWorks = judgeAtEnd(st, specs, res.Streams)
+	}
 	if w := r.watch; w != nil && err == nil {
 		w.final(r)
 		if why := r.aborted(); why == "error-ratio" {

@@ -185,6 +185,18 @@ func (r *Run) FailedMainSteps() []string {
 	return names
 }
 
+// FailedWorks lists the works that failed their acceptable failure ratio,
+// each as "stage: why".
+func (r *Run) FailedWorks() []string {
+	var out []string
+	for _, s := range r.Steps {
+		for _, f := range s.FailedWorks {
+			out = append(out, s.Stage+": "+f)
+		}
+	}
+	return out
+}
+
 // OpTotals sums op's totals over the steps of stages of kind: ops issued,
 // ops that succeeded and bytes moved.
 func (r *Run) OpTotals(kind, op string) (ops, ok, bytes int64) {

@@ -43,6 +43,10 @@ type Step struct {
 	// Notes say what a step did besides ops: buckets created or kept,
 	// why the workflow stopped.
 	Notes []string `json:"notes,omitempty"`
+	// FailedWorks names the streams (COSBench works) whose failed ops
+	// exceeded their acceptable failure ratio, judged at the step's end:
+	// the run failed, but the later stages ran.
+	FailedWorks []string `json:"failed_works,omitempty"`
 }
 
 // Concurrency is the workers of all the step's streams.

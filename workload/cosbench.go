@@ -265,7 +265,7 @@ func (c *cdec) stagesOf(ws *xnode, name string, groups []*stageGroup, delay time
 		}
 		st := Stage{Name: stName, Kind: g.kind, Streams: g.streams, Pos: at}
 		if g.kind == KindMain || g.kind == KindPrepare { // cleanup always runs to its end
-			st.OnError = &FailurePolicy{MaxErrorRatio: g.afr}
+			st.OnError = &FailurePolicy{MaxErrorRatio: g.afr, AtEnd: true}
 		}
 		out = append(append(append(out, g.before...), st), g.after...)
 	}

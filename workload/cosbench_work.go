@@ -32,6 +32,10 @@ func (c *cdec) work(w *xnode, cfg kvConfig, storage *Storage) (*stageGroup, bool
 		return g, true
 	}
 	s := Stream{Name: cmpOr(w.attrs["name"], typ), Pos: c.pos(w), Percent: kind == KindMain, Driver: w.attrs["driver"]}
+	if kind == KindMain || kind == KindPrepare {
+		afr := g.afr
+		s.MaxErrorRatio = &afr
+	}
 	s.Concurrency = []int{int(c.intAttr(w, "workers", 1, 1<<20, true))}
 	c.workNotes(w, kind, &s)
 	cfg = cfg.merge(parseKV(w.attrs["config"]))

@@ -140,11 +140,26 @@ func (p *planWriter) stage(sp Spec, i int, st Stage) {
 	}
 	switch f := st.OnError; {
 	case f == nil:
+	case f.AtEnd:
+		p.line(1, "at its end, a stream (work) whose failed ops exceed its afr (%s) fails the stage and the run; later stages still run", streamRatios(st))
 	case f.MaxErrorRatio == 0:
 		p.line(1, "stop the workflow at the first failed op")
 	default:
 		p.line(1, "stop the workflow when more than %s of this stage's ops fail", percent(f.MaxErrorRatio))
 	}
+}
+
+// streamRatios lists the acceptable failure ratio of each stream of st.
+func streamRatios(st Stage) string {
+	var parts []string
+	for _, s := range st.Streams {
+		r := st.OnError.MaxErrorRatio
+		if s.MaxErrorRatio != nil {
+			r = *s.MaxErrorRatio
+		}
+		parts = append(parts, s.Name+" "+percent(r))
+	}
+	return strings.Join(parts, ", ")
 }
 
 func (p *planWriter) prepare(s Stream) {

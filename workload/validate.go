@@ -145,6 +145,9 @@ func (s Stream) validate(p *problems, where string, kind StageKind) {
 	if kind == KindMain && b == (Bounds{}) {
 		bad("no bound: give a duration, an op count or a byte count")
 	}
+	if r := s.MaxErrorRatio; r != nil && (*r < 0 || *r > 1 || *r != *r) {
+		bad("max error ratio %v must be between 0 and 1", *r)
+	}
 	if s.Rampup < 0 || s.Rampdown < 0 || (s.Rampup > 0 || s.Rampdown > 0) && (kind != KindMain || s.Rampup+s.Rampdown >= s.Bounds.Duration) {
 		bad("rampup %v and rampdown %v: only a main stream with a duration longer than both together has them", s.Rampup, s.Rampdown)
 	}
