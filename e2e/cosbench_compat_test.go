@@ -1,6 +1,7 @@
 package e2e_test
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -413,5 +414,75 @@ func TestCOSBenchAFRPerWorkAtStageEnd(t *testing.T) {
 				t.Errorf("the later stage's writes are not in the store: %v", got)
 			}
 		})
+	}
+}
+
+// TestCOSBenchSizesAndData: sizes are whole numbers of their unit and the
+// data is COSBench's (a 4 KiB piece of letters repeated), unless
+// --incompressible; --dry-run says so.
+func TestCOSBenchSizesAndData(t *testing.T) {
+	doc := cosDoc("s3", `
+    <workstage name="init"><work type="init" workers="1" config="cprefix=sz;containers=r(1,1)" /></workstage>
+    <workstage name="prepare"><work type="prepare" workers="2" config="cprefix=sz;containers=r(1,1);objects=r(1,40);sizes=u(1,4)KB" /></workstage>
+    <workstage name="main"><work name="main" workers="2" totalOps="100">
+      <operation type="read" config="cprefix=sz;containers=c(1);objects=u(1,40);hashCheck=true" /></work></workstage>`)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "sz.xml"), []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dry := objbench(t, dir, nil, "run", "--dry-run", "sz.xml").mustSucceed(t)
+	for _, want := range []string{"write 40 objects of u(1,4)KB (whole KB)", "COSBench's data: each object repeats one 4 KiB piece of random letters"} {
+		if !strings.Contains(dry.stdout, want) {
+			t.Errorf("--dry-run lacks %q:\n%s", want, dry.stdout)
+		}
+	}
+	for _, s := range cosStores(t) {
+		for _, incompressible := range []bool{false, true} {
+			t.Run(s.name+map[bool]string{false: "", true: "/incompressible"}[incompressible], func(t *testing.T) {
+				var args []string
+				if incompressible {
+					args = []string{"--incompressible"}
+				}
+				r, res := s.run(t, "sz", doc, args...)
+				if r.code != 0 || res == nil {
+					t.Fatalf("exit %d:\n%s", r.code, r.stderr)
+				}
+				if ops, ok, _ := mainOps(res, "GET"); ops != 100 || ok != 100 {
+					t.Errorf("%d verified GETs, %d ok", ops, ok)
+				}
+				got := map[string]int64{} // this run's objects (the bucket stays between runs)
+				for key, size := range s.objects(t, "sz1") {
+					if strings.HasPrefix(key, res.Target.Namespace) {
+						got[key] = size
+					}
+				}
+				sizes := map[int64]bool{}
+				for key, size := range got {
+					if size%1000 != 0 || size < 1000 || size > 4000 {
+						t.Errorf("%s has %d bytes: not a whole KB from 1 to 4", key, size)
+					}
+					sizes[size] = true
+				}
+				if len(got) != 40 || len(sizes) < 3 {
+					t.Errorf("%d objects of sizes %v", len(got), sizes)
+				}
+				var body bytes.Buffer
+				key := res.Target.Namespace + "myobjects_7"
+				if _, err := s.bucket(t, "sz1").Get(context.Background(), key, storage.GetOptions{}, &body); err != nil {
+					t.Fatal(err)
+				}
+				b := body.Bytes()
+				letters := len(b) > 0
+				for i, c := range b {
+					if c < 'a' || c > 'z' || (i >= 4096 && c != b[i-4096]) {
+						letters = false
+						break
+					}
+				}
+				if letters == incompressible {
+					t.Errorf("object of %d bytes: COSBench's letters %v, want %v (starts %q)", len(b), letters, !incompressible, b[:min(len(b), 16)])
+				}
+			})
+		}
 	}
 }

@@ -35,7 +35,7 @@ func (r *runState) prepareStream(ctx context.Context, s *streamRun, sp workload.
 		if err != nil {
 			return nil, fmt.Errorf("stream %s: %w", sp.Name, err)
 		}
-		r.wrote(space, sp.Data.Compress, corpusSizes(items))
+		r.wrote(space, sp.Data, corpusSizes(items))
 		store, pool := space.stores[0], space.pool
 		lo, hi := wk.Range(int64(len(items)))
 		for i, it := range items {
@@ -48,10 +48,10 @@ func (r *runState) prepareStream(ctx context.Context, s *streamRun, sp workload.
 			return task{op: metrics.OpPut, store: store, key: space.prefix + it.Name, size: it.Size, src: it, pool: pool}
 		}}
 	case ks.Index != nil:
-		r.wrote(space, sp.Data.Compress, sp.Sizes())
+		r.wrote(space, sp.Data, sp.Sizes())
 		s.work.fixed = space.enumerate(metrics.OpPut, wk)
 	default:
-		r.wrote(space, sp.Data.Compress, sp.Sizes())
+		r.wrote(space, sp.Data, sp.Sizes())
 		keys, store, pool := space.pool.plan(ks.Count), space.stores[0], space.pool
 		lo, hi := wk.Range(int64(len(keys)))
 		if !wk.Solo() {
@@ -109,16 +109,16 @@ func (r *runState) mainStream(ctx context.Context, s *streamRun, sp workload.Str
 			p.mutable = true
 		}
 		if creates(op) {
-			r.wrote(space, sp.Data.Compress, sp.OpSizes(m))
+			r.wrote(space, sp.Data, sp.OpSizes(m))
 		}
 		s.work.ops = append(s.work.ops, &opDef{op: op, sp: space, sizes: sp.OpSizes(m)})
 	}
 	for _, d := range s.work.ops { // after the writes: a stream may read what it writes
-		ratio, w, ok := r.writtenTo(d.sp)
+		data, w, ok := r.writtenTo(d.sp)
 		if !ok {
-			ratio = sp.Data.Compress
+			data = sp.Data
 		}
-		if d.check, err = r.block(ratio); err != nil {
+		if d.check, err = r.block(data); err != nil {
 			return nil, err
 		}
 		if ok && d.op != metrics.OpPut && d.op != metrics.OpMultipart {
@@ -155,9 +155,9 @@ func (s *streamRun) putsInto(p *keyPool) bool {
 // verification needs the data's block, ranged reads a size to stay within.
 // Each bucket is remembered on its own: a read over some of the buckets a
 // prepare wrote finds what they hold.
-func (r *runState) wrote(sp *space, compress float64, sizes workload.Selector) {
+func (r *runState) wrote(sp *space, data workload.Data, sizes workload.Selector) {
 	for _, id := range sp.ids() {
-		r.ratios[id] = compress
+		r.ratios[id] = data
 		w, ok := r.written[id]
 		if !ok {
 			w = [2]int64{sizes.Min, sizes.Max}
@@ -166,20 +166,20 @@ func (r *runState) wrote(sp *space, compress float64, sizes workload.Selector) {
 	}
 }
 
-// writtenTo is how sp's objects were written by earlier ops: the
-// compressibility (of the first of its buckets written) and the smallest
-// and largest size over its buckets; ok is false when none was written.
-func (r *runState) writtenTo(sp *space) (ratio float64, sizes [2]int64, ok bool) {
+// writtenTo is how sp's objects were written by earlier ops: how the data
+// was made (in the first of its buckets written) and the smallest and
+// largest size over its buckets; ok is false when none was written.
+func (r *runState) writtenTo(sp *space) (data workload.Data, sizes [2]int64, ok bool) {
 	for _, id := range sp.ids() {
 		w, found := r.written[id]
 		if !found {
 			continue
 		}
 		if !ok {
-			ratio, sizes, ok = r.ratios[id], w, true
+			data, sizes, ok = r.ratios[id], w, true
 			continue
 		}
 		sizes = [2]int64{min(sizes[0], w[0]), max(sizes[1], w[1])}
 	}
-	return ratio, sizes, ok
+	return data, sizes, ok
 }

@@ -90,9 +90,9 @@ type runState struct {
 	storeOrder   []string
 	created      map[string]bool // buckets this run created, by storeKey
 	removed      map[string]bool // and then removed
-	blocks       map[float64]*payload.Block
-	ratios       map[string]float64  // compressibility each space was written with
-	written      map[string][2]int64 // the smallest and largest size each space was written with
+	blocks       map[workload.Data]*payload.Block
+	ratios       map[string]workload.Data // how each space's data was made (compressibility, pattern)
+	written      map[string][2]int64      // the smallest and largest size each space was written with
 	maxErrors    int64
 	errors       atomic.Int64
 	wroteAny     atomic.Bool    // a write of this run succeeded: there is something to clean up
@@ -149,7 +149,7 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 	runCtx, abortAll := context.WithCancel(ctx)
 	defer abortAll()
 	r := &runState{cfg: cfg, pools: map[string]*keyPool{}, stores: map[string]storage.Store{}, created: map[string]bool{}, removed: map[string]bool{},
-		blocks: map[float64]*payload.Block{}, ratios: map[string]float64{}, written: map[string][2]int64{}, maxErrors: cfg.MaxErrors, abortAll: abortAll,
+		blocks: map[workload.Data]*payload.Block{}, ratios: map[string]workload.Data{}, written: map[string][2]int64{}, maxErrors: cfg.MaxErrors, abortAll: abortAll,
 		drivers: cfg.Spec.DriverRanks()}
 	r.book.wanted = wantsBook(cfg.Spec)
 	r.versioned, r.versionedStores = cfg.Spec.Versioned(), map[storage.Store]bool{}
@@ -389,7 +389,7 @@ func (r *runState) newStream(ctx context.Context, kind workload.StageKind, sp wo
 		sp = sp.At(i)
 		workers = sp.ConcurrencyAt(0)
 	}
-	block, err := r.block(sp.Data.Compress)
+	block, err := r.block(sp.Data)
 	if err != nil {
 		return nil, err
 	}
@@ -436,20 +436,4 @@ func (r *runState) newStream(ctx context.Context, kind workload.StageKind, sp wo
 		s.counted = rampedSeconds(sp.Bounds.Duration, sp.Rampup, sp.Rampdown)
 	}
 	return r.mainStream(ctx, s, sp)
-}
-
-// block is the payload block for a compressibility ratio, made once.
-func (r *runState) block(ratio float64) (*payload.Block, error) {
-	if ratio <= 1 {
-		return r.cfg.Block, nil
-	}
-	if b, ok := r.blocks[ratio]; ok {
-		return b, nil
-	}
-	b, err := payload.NewBlock(r.cfg.Block.Size(), r.cfg.Seed, ratio)
-	if err != nil {
-		return nil, err
-	}
-	r.blocks[ratio] = b
-	return b, nil
 }

@@ -73,9 +73,7 @@ func (c *cdec) operation(o *xnode, cfg kvConfig, s *Stream) (OpWeight, KeySpace,
 	if !c.sizes(o, cfg, &tmp) {
 		return m, ks, nil, false
 	}
-	if ratio := c.content(o, cfg); ratio > 0 {
-		s.Data.Compress = ratio
-	}
+	s.Data.Compress, s.Data.Pattern = c.content(o, cfg)
 	size := tmp.Sizes()
 	return m, ks, &size, true
 }

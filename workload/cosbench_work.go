@@ -56,7 +56,7 @@ func (c *cdec) work(w *xnode, cfg kvConfig, storage *Storage) (*stageGroup, bool
 		c.checkConfig(w, cfg)
 		if kind == KindPrepare {
 			c.sizes(w, cfg, &s)
-			s.Data.Compress = c.content(w, cfg)
+			s.Data.Compress, s.Data.Pattern = c.content(w, cfg)
 		}
 	}
 	c.containerFlags(w, cfg, kind, s, g)
@@ -201,7 +201,7 @@ func (c *cdec) sizes(n *xnode, cfg kvConfig, s *Stream) bool {
 		c.fail(n, "config needs sizes= (e.g. sizes=c(64)KB)")
 		return false
 	}
-	sel, err := ParseSizeSelector(v)
+	sel, err := ParseWholeSizeSelector(v) // u(1,4)KB: 1000, 2000, 3000 or 4000 bytes, as in COSBench
 	if err != nil {
 		c.fail(n, "sizes: %v", err)
 		return false
@@ -213,17 +213,19 @@ func (c *cdec) sizes(n *xnode, cfg kvConfig, s *Stream) bool {
 	return true
 }
 
-// content maps content=zero to highly compressible data.
-func (c *cdec) content(n *xnode, cfg kvConfig) float64 {
+// content is what the written bytes look like: COSBench's random letters
+// (each object one 4 KiB piece of them, repeated), or for content=zero
+// nearly all zeros.
+func (c *cdec) content(n *xnode, cfg kvConfig) (compress float64, pattern string) {
 	switch v := strings.ToLower(cfg["content"]); v {
 	case "", "random":
-		return 0
+		return 0, PatternLetters
 	case "zero":
 		c.warn(n, "content=zero: objbench writes data that is 1/4096 random (compresses about 4096 times) rather than all zeros")
-		return 4096
+		return 4096, ""
 	default:
-		c.warn(n, "content=%s is not one objbench knows (random or zero); random data is written", v)
-		return 0
+		c.warn(n, "content=%s is not one objbench knows (random or zero); COSBench's random letters are written", v)
+		return 0, PatternLetters
 	}
 }
 

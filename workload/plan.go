@@ -172,6 +172,9 @@ func (p *planWriter) prepare(s Stream) {
 	p.line(1, "stream %q: write %s objects of %s with %s: %s in all", s.Name, countString(n, exact),
 		sizes.SizeString(), plural(s.MaxConcurrency(), "worker"), bytesString(float64(n)*sizes.Mean(), sizes.Kind == SelConst))
 	p.line(2, "%s", describeObjects(s.Objects))
+	if s.Data.Pattern == PatternLetters {
+		p.line(2, "COSBench's data: each object repeats one 4 KiB piece of random letters (compressible; --incompressible for random bytes)")
+	}
 }
 
 func (p *planWriter) cleanup(head string, st Stage) {
@@ -281,6 +284,9 @@ func streamExtras(s Stream) string {
 	}
 	if s.Data.Compress > 1 {
 		parts = append(parts, fmt.Sprintf("data compresses %v:1", s.Data.Compress))
+	}
+	if s.Data.Pattern == PatternLetters {
+		parts = append(parts, "COSBench's data: each object repeats one 4 KiB piece of random letters (compressible; --incompressible for random bytes)")
 	}
 	if s.Data.Verify {
 		parts = append(parts, "every byte read is checked against what this run wrote")

@@ -3,6 +3,7 @@ package workload
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -11,9 +12,9 @@ import (
 // so a read over some of the buckets a prepare wrote is matched by what
 // those buckets hold).
 type written struct {
-	pool     bool       // a pool got objects
-	ranges   [][2]int64 // numbered objects: the numbers written
-	compress map[float64]bool
+	pool     bool            // a pool got objects
+	ranges   [][2]int64      // numbered objects: the numbers written
+	compress map[string]bool // how the data was made (Data.kind)
 }
 
 // writtenKeys are the keys of seen that ks's objects are tracked under:
@@ -72,9 +73,15 @@ func (sp Spec) checkReads(p *problems, seen map[string]*written, s Stream, where
 		case w == nil && strict && !s.writesPool(ks):
 			p.add(at, where, "reads objects under %q, but none exist there: no earlier stage writes them (add a prepare stage, or mark the key space existing)", ks.Prefix)
 		case w != nil && s.Data.Verify && len(w.compress) > 1:
-			p.add(at, where, "verify: objects under %q are written with different compress ratios, so a read cannot know which bytes to expect", ks.Prefix)
+			p.add(at, where, "verify: objects under %q are written with different data (compress ratios or patterns), so a read cannot know which bytes to expect", ks.Prefix)
 		}
 	}
+}
+
+// kind names how the data is made: two streams of one kind write the same
+// bytes for a key.
+func (d Data) kind() string {
+	return d.Pattern + "/" + strconv.FormatFloat(max(d.Compress, 1), 'g', -1, 64)
 }
 
 // checkIndexReads matches reads of numbered objects with what earlier
@@ -88,7 +95,7 @@ func checkIndexReads(p *problems, seen map[string]*written, s Stream, ks KeySpac
 	}
 	var missing []string
 	some := false
-	compress := map[float64]bool{}
+	compress := map[string]bool{}
 	for i, key := range writtenKeys(ks) {
 		w := seen[key]
 		if w == nil {
@@ -113,7 +120,7 @@ func checkIndexReads(p *problems, seen map[string]*written, s Stream, ks KeySpac
 			ks.Index, ks.Prefix, strings.Join(missing, "; "))
 	}
 	if s.Data.Verify && len(compress) > 1 {
-		p.add(at, where, "verify: objects under %q are written with different compress ratios, so a read cannot know which bytes to expect", ks.Prefix)
+		p.add(at, where, "verify: objects under %q are written with different data (compress ratios or patterns), so a read cannot know which bytes to expect", ks.Prefix)
 	}
 }
 
@@ -145,10 +152,10 @@ func markWrites(seen map[string]*written, kind StageKind, s Stream) {
 		for _, key := range writtenKeys(ks) {
 			w := seen[key]
 			if w == nil {
-				w = &written{compress: map[float64]bool{}}
+				w = &written{compress: map[string]bool{}}
 				seen[key] = w
 			}
-			w.compress[max(s.Data.Compress, 1)] = true
+			w.compress[s.Data.kind()] = true
 			if ks.Index == nil {
 				w.pool = true
 				continue

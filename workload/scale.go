@@ -98,3 +98,18 @@ func mapSlice[T any](xs []T, fn func(T) T) []T {
 	}
 	return out
 }
+
+// Incompressible returns a copy of sp whose streams write random bytes
+// instead of a pattern (COSBench's letters): objbench run --incompressible.
+func (sp Spec) Incompressible() Spec {
+	out := sp
+	out.Stages = slices.Clone(sp.Stages)
+	for i := range out.Stages {
+		st := &out.Stages[i]
+		st.Streams = slices.Clone(st.Streams)
+		for j := range st.Streams {
+			st.Streams[j].Data.Pattern = ""
+		}
+	}
+	return out
+}

@@ -161,11 +161,18 @@ type Data struct {
 	// Compress > 1 makes the data this stream writes compressible about
 	// that many times; 0 or 1 is incompressible (the default).
 	Compress float64 `json:"compress,omitempty"`
+	// Pattern, when set, is what the bytes look like instead:
+	// PatternLetters is COSBench's data.
+	Pattern string `json:"pattern,omitempty"`
 	// Verify compares every byte read with what this run wrote for the key
 	// (however the writer's data was made); a mismatch counts as a
 	// checksum error.
 	Verify bool `json:"verify,omitempty"`
 }
+
+// PatternLetters is COSBench's data: each object repeats one 4 KiB piece
+// of random lower-case letters, so it compresses.
+const PatternLetters = "letters"
 
 // Bounds end a stream at whichever limit comes first; zero means unset.
 type Bounds struct {

@@ -162,6 +162,9 @@ func (s Stream) validate(p *problems, where string, kind StageKind) {
 	if s.Data.Compress < 0 || s.Data.Compress != s.Data.Compress {
 		bad("compress ratio %v must be 0 (incompressible) or above 1", s.Data.Compress)
 	}
+	if d := s.Data; d.Pattern != "" && (d.Pattern != PatternLetters || d.Compress > 1) {
+		bad("data pattern %q: want %q (COSBench's letters), and no compress ratio with it", d.Pattern, PatternLetters)
+	}
 	s.Objects.validate(p, s.Pos, where)
 	if kind == KindPrepare {
 		s.Objects.checkPool(p, s.Pos, where)

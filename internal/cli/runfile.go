@@ -14,12 +14,14 @@ import (
 
 // fileOptions are the run command's flags beyond the shared ones.
 type fileOptions struct {
-	dryRun bool
-	scale  float64
+	dryRun         bool
+	scale          float64
+	incompressible bool
 }
 
 func (f *fileOptions) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.dryRun, "dry-run", false, "print the resolved plan (stages, streams, expected ops and bytes, where objects go) and touch no storage")
+	fs.BoolVar(&f.incompressible, "incompressible", false, "COSBench workloads: write random bytes instead of COSBench's data (a 4 KiB piece of random letters repeated per object, which compresses)")
 	fs.Float64Var(&f.scale, "scale", 1, "multiply object counts, op and byte limits and durations by this (e.g. 0.01 for a quick check in CI); sizes and concurrency stay")
 }
 
@@ -50,6 +52,9 @@ func runWorkload(ctx context.Context, env Env, o *benchOptions, f *fileOptions, 
 	}
 	if f.scale != 1 {
 		sp = sp.Scale(f.scale)
+	}
+	if f.incompressible {
+		sp = sp.Incompressible()
 	}
 	if f.dryRun {
 		if errs := sp.Validate(); len(errs) > 0 {
