@@ -16,8 +16,8 @@ const DefaultBlockSize = 8 << 20
 // construction and safe for concurrent use by many Readers.
 type Block struct {
 	data []byte
-	// period, when set, makes every object repeat one period-long piece
-	// of the block (NewLettersBlock); 0: objects run through the block.
+	// period, when set, makes every object wrap within one period-long
+	// run of the block (NewLettersBlock); 0: objects run through the block.
 	period int
 }
 
