@@ -293,6 +293,7 @@ func TestCOSBenchSplitReadWrite(t *testing.T) {
 			if written == 0 || int64(written) > puts {
 				t.Errorf("%d distinct objects written by %d PUTs", written, puts)
 			}
+			checkTotalRow(t, r.stdout, "main", 4)
 		})
 	}
 }
@@ -484,5 +485,37 @@ func TestCOSBenchSizesAndData(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// checkTotalRow finds stage's rows in the rates table and checks that its
+// TOTAL row has conc workers and the sum of the other rows' OPS/S.
+func checkTotalRow(t *testing.T, out, stage string, conc int) {
+	t.Helper()
+	var sum, total float64
+	found := false
+	for _, l := range strings.Split(out, "\n") {
+		f := strings.Fields(l)
+		if len(f) < 5 || f[0] != stage {
+			continue
+		}
+		if _, err := strconv.Atoi(f[2]); err != nil {
+			continue // another table (TTFB, phases)
+		}
+		v, err := strconv.ParseFloat(f[3], 64)
+		if err != nil {
+			continue
+		}
+		if f[1] == "TOTAL" {
+			found, total = true, v
+			if f[2] != strconv.Itoa(conc) {
+				t.Errorf("total row %q: want %d workers", l, conc)
+			}
+			break
+		}
+		sum += v
+	}
+	if !found || total < sum-1 || total > sum+1 {
+		t.Errorf("%s: total row %v (found %v), rows sum to %.1f:\n%s", stage, total, found, sum, out)
 	}
 }

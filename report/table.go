@@ -73,16 +73,26 @@ func WriteRates(w io.Writer, r *result.Run) error {
 		head += "STREAM\t"
 	}
 	fmt.Fprintln(tw, head+"OP\tCONC\tOPS/S\tTHROUGHPUT\tAVG\tP25\tP50\tP75\tP90\tP99\tP99.9\tMAX\tERR")
-	all := rows(r)
-	for _, x := range all {
-		fmt.Fprint(tw, stageName(x.step)+"\t")
+	line := func(step *result.Step, stream string, t result.OpTotal, conc int) {
+		fmt.Fprint(tw, stageName(step)+"\t")
 		if streams {
-			fmt.Fprint(tw, x.stream.Name+"\t")
+			fmt.Fprint(tw, stream+"\t")
 		}
-		p := x.t.Latency
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\n", x.t.Op, x.stream.Concurrency,
-			rate(x.t.OpsPerSec), Bytes(x.t.BytesPerSec)+"/s", ms(p.Avg), msi(p.P25), msi(p.P50), msi(p.P75),
-			msi(p.P90), msi(p.P99), msi(p.P999), msi(p.Max), Failures(x.t))
+		p := t.Latency
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\n", t.Op, conc,
+			rate(t.OpsPerSec), Bytes(t.BytesPerSec)+"/s", ms(p.Avg), msi(p.P25), msi(p.P50), msi(p.P75),
+			msi(p.P90), msi(p.P99), msi(p.P999), msi(p.Max), Failures(t))
+	}
+	for i := range r.Steps {
+		st := &r.Steps[i]
+		for j := range st.Streams {
+			for _, t := range st.Streams[j].Totals {
+				line(st, st.Streams[j].Name, t, st.Streams[j].Concurrency)
+			}
+		}
+		if t, conc, ok := stepTotal(st); ok { // the step's streams and ops together
+			line(st, "*", t, conc)
+		}
 	}
 	return tw.Flush()
 }
