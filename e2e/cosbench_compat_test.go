@@ -3,6 +3,7 @@ package e2e_test
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -517,5 +518,130 @@ func checkTotalRow(t *testing.T, out, stage string, conc int) {
 	}
 	if !found || total < sum-1 || total > sum+1 {
 		t.Errorf("%s: total row %v (found %v), rows sum to %.1f:\n%s", stage, total, found, sum, out)
+	}
+}
+
+// readCSV reads a whole CSV file (rows of any length).
+func readCSV(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	r.FieldsPerRecord = -1
+	rows, err := r.ReadAll()
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return rows
+}
+
+// TestCOSBenchCSVArchive: --cosbench-csv writes COSBench's archive: the
+// run history grows by a row per run (w1, w2), and the run's directory
+// holds the workload CSV, whose counts are the result's, a timeline per
+// stage whose seconds add up to them, and the response-time histogram.
+func TestCOSBenchCSVArchive(t *testing.T) {
+	doc := cosDoc("s3", `
+    <workstage name="init"><work type="init" workers="1" config="cprefix=csv;containers=r(1,2)" /></workstage>
+    <workstage name="prepare"><work type="prepare" workers="2" config="cprefix=csv;containers=r(1,2);objects=r(1,10);sizes=c(2)KB" /></workstage>
+    <workstage name="main">
+      <work name="d1" workers="2" totalOps="300"><operation type="read" config="cprefix=csv;containers=c(1);objects=u(1,10)" /></work>
+      <work name="d2" workers="2" totalOps="200"><operation type="read" ratio="50" config="cprefix=csv;containers=c(2);objects=u(1,10)" />
+        <operation type="write" ratio="50" config="cprefix=csv;containers=c(2);objects=u(11,20);sizes=c(1)KB" /></work>
+    </workstage>`)
+	for _, s := range cosStores(t) {
+		t.Run(s.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "archive")
+			var res *result.Run
+			for i := 0; i < 2; i++ {
+				var r run
+				r, res = s.run(t, "csvrun", doc, "--cosbench-csv", dir)
+				if r.code != 0 || res == nil {
+					t.Fatalf("exit %d:\n%s", r.code, r.stderr)
+				}
+			}
+			hist := readCSV(t, filepath.Join(dir, "run-history.csv"))
+			if len(hist) != 3 || strings.Join(hist[0], ",") != "Id,Name,Submitted-At,Started-At,Stopped-At,Op-Info,State,Detailed State" ||
+				hist[1][0] != "w1" || hist[2][0] != "w2" || hist[2][1] != "t" || hist[2][5] != "init prepare read write" || hist[2][6] != "finished" {
+				t.Errorf("run-history.csv: %q", hist)
+			}
+			run := filepath.Join(dir, "w2-t")
+			rows := readCSV(t, filepath.Join(run, "w2-t.csv"))
+			if got := strings.Join(rows[0], ","); got != "Stage,Op-Name,Op-Type,Op-Count,Byte-Count,Avg-ResTime,Avg-ProcTime,60%-ResTime,80%-ResTime,"+
+				"90%-ResTime,95%-ResTime,99%-ResTime,100%-ResTime,Throughput,Bandwidth,Succ-Ratio,Status,Detailed Status" {
+				t.Errorf("workload CSV header %s", got)
+			}
+			var mainOK, mainBytes int64
+			var names []string
+			for _, row := range rows[1:] {
+				names = append(names, row[0]+"/"+row[1]+"/"+row[2])
+				if row[0] == "s3-main" {
+					n, _ := strconv.ParseInt(row[3], 10, 64)
+					b, _ := strconv.ParseInt(row[4], 10, 64)
+					mainOK, mainBytes = mainOK+n, mainBytes+b
+					if row[15] != "100%" || row[16] != "completed" {
+						t.Errorf("row %q", row)
+					}
+				}
+			}
+			want := "init/N/A/N/A s2-prepare/prepare-write/prepare s3-main/read/read s3-main/write/write s3-main/read/read"
+			if strings.Join(names, " ") != want {
+				t.Errorf("rows %v, want %s", names, want)
+			}
+			_, okGet, getBytes := mainOps(res, "GET")
+			_, okPut, putBytes := mainOps(res, "PUT")
+			if mainOK != 500 || mainOK != okGet+okPut || mainBytes != getBytes+putBytes {
+				t.Errorf("CSV: %d ops, %d bytes; result: %d+%d ops, %d+%d bytes", mainOK, mainBytes, okGet, okPut, getBytes, putBytes)
+			}
+			tl := readCSV(t, filepath.Join(run, "s3-main.csv"))
+			if len(tl) < 3 || tl[0][0] != "Timestamp" || tl[0][1] != "Op-Count" || tl[1][1] != "read" || tl[1][2] != "write" || tl[1][3] != "read" {
+				t.Fatalf("timeline head %q", tl[:min(len(tl), 2)])
+			}
+			var secOK int64
+			for _, row := range tl[2:] {
+				for _, v := range row[1:4] { // Op-Count of the three operations
+					n, _ := strconv.ParseInt(v, 10, 64)
+					secOK += n
+				}
+			}
+			if secOK != mainOK {
+				t.Errorf("the timeline's seconds hold %d ops, the workload CSV %d", secOK, mainOK)
+			}
+			h := readCSV(t, filepath.Join(run, "w2-t-rt-histogram.csv"))
+			if len(h) != 50002 || strings.Join(h[0], ",") != "ResTime,s3-main-w1-d1-read,(%),s3-main-w2-d2-write,(%),s3-main-w2-d2-read,(%)" ||
+				h[1][0] != "0~10" || h[50001][0] != "500000~+INF" || h[50001][2] != "100%" {
+				t.Errorf("histogram head %q, %d rows, last %q", h[0], len(h), h[len(h)-1])
+			}
+			var histOK int64
+			for _, row := range h[1:] {
+				for _, i := range []int{1, 3, 5} {
+					n, _ := strconv.ParseInt(row[i], 10, 64)
+					histOK += n
+				}
+			}
+			if histOK != mainOK {
+				t.Errorf("the histogram holds %d ops, want %d", histOK, mainOK)
+			}
+			for _, f := range []string{"s1-init.csv", "s2-prepare.csv"} {
+				if _, err := os.Stat(filepath.Join(run, f)); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	// a directory that cannot be made stops the run before any work
+	dir := t.TempDir()
+	blocker := filepath.Join(dir, "file")
+	if err := os.WriteFile(blocker, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "c.xml"), []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := objbench(t, dir, nil, "run", "--out", filepath.Join(dir, "r.json"), "--cosbench-csv", filepath.Join(blocker, "sub"), "c.xml")
+	if _, err := os.Stat(filepath.Join(dir, "r.json")); r.code != 2 || !strings.Contains(r.stderr, "--cosbench-csv") || err == nil {
+		t.Errorf("exit %d (result written: %v):\n%s", r.code, err == nil, r.stderr)
 	}
 }

@@ -32,6 +32,7 @@ type benchOptions struct {
 	corpus      corpusFlags
 	out         string
 	csv         string
+	cosbenchCSV string // run: COSBench's CSV archive layout under this directory
 	html        string
 	maxErrors   int64
 	grace       time.Duration
@@ -94,6 +95,10 @@ func (o *benchOptions) register(f *pflag.FlagSet, op string) {
 	f.StringVar(&o.listen, "listen", "", "while the run goes, serve a live page, its event stream and Prometheus /metrics on this address (127.0.0.1:8080; port 0 picks one)")
 	o.dist.register(f)
 	o.s3.register(f)
+	if op == "run" {
+		f.StringVar(&o.cosbenchCSV, "cosbench-csv", "", "also write COSBench's CSV archive under this directory: a row in run-history.csv, and in wN-NAME/ the workload CSV, "+
+			"the response-time histogram and a timeline per stage")
+	}
 	if op == "mixed" || op == "run" {
 		f.StringVar(&o.mix, "mix", "get=45,put=15,stat=25,delete=10,list=5", "op weights for the mixed workload")
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/objbench/objbench/atomicfile"
 	"github.com/objbench/objbench/loadgen"
 	"github.com/objbench/objbench/report"
+	"github.com/objbench/objbench/report/cosbenchcsv"
 	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/run"
 	"github.com/objbench/objbench/workload"
@@ -66,6 +67,12 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 	if err := checkWritable(o.out); err != nil { // before any work, after every input is checked
 		closeListener(ln)
 		return inputf("--out %s: %v", o.out, err)
+	}
+	if o.cosbenchCSV != "" {
+		if err := checkWritable(filepath.Join(o.cosbenchCSV, "run-history.csv")); err != nil {
+			closeListener(ln)
+			return inputf("--cosbench-csv %s: %v", o.cosbenchCSV, err)
+		}
 	}
 	if ln != nil {
 		note("live view: http://%s/", browsable(ln.Addr()))
@@ -149,6 +156,13 @@ func finish(env Env, o *benchOptions, res *result.Run, out string, runErr error,
 		if err := writeHTMLFile(o.html, res); err != nil {
 			return err
 		}
+	}
+	if o.cosbenchCSV != "" {
+		dir, err := cosbenchcsv.Write(o.cosbenchCSV, res)
+		if err != nil {
+			return fmt.Errorf("--cosbench-csv: %w", err)
+		}
+		note("COSBench CSVs: %s (and a row in %s)", dir, filepath.Join(o.cosbenchCSV, "run-history.csv"))
 	}
 	note("result: %s", out)
 	if !res.CleanedUp && o.noCleanup {
