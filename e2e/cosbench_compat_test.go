@@ -645,3 +645,125 @@ func TestCOSBenchCSVArchive(t *testing.T) {
 		t.Errorf("exit %d (result written: %v):\n%s", r.code, err == nil, r.stderr)
 	}
 }
+
+// TestDatasetPrepareOnceRunMany: a prepare workload writes into a named
+// data set and keeps it (its cleanup and dispose are skipped); main-only
+// workloads read it, verifying every byte, as often as asked, for XML and
+// YAML; only dataset rm deletes it, and nothing else.
+func TestDatasetPrepareOnceRunMany(t *testing.T) {
+	prepare := cosDoc("s3", `
+    <workstage name="init"><work type="init" workers="1" config="containers=r(1,2)" /></workstage>
+    <workstage name="prepare"><work type="prepare" workers="2" config="containers=r(1,2);objects=r(1,20);sizes=u(1,3)KB" /></workstage>
+    <workstage name="cleanup"><work type="cleanup" workers="1" config="containers=r(1,2);objects=r(1,20)" /></workstage>
+    <workstage name="dispose"><work type="dispose" workers="1" config="containers=r(1,2)" /></workstage>`)
+	main := cosDoc("s3", `
+    <workstage name="main"><work name="main" workers="2" totalOps="100">
+      <operation type="read" config="containers=u(1,2);objects=u(1,20);hashCheck=true" /></work></workstage>`)
+	yamlPrep := "name: yp\nstages:\n  - kind: prepare\n    concurrency: 2\n    size: 2KiB\n    objects: {prefix: y/, count: 15}\n"
+	yamlMain := "name: ym\nstages:\n  - kind: main\n    concurrency: 2\n    total_ops: 60\n    ops: {get: 100}\n    verify: true\n    objects: {prefix: y/, count: 15}\n"
+	for _, s := range cosStores(t) {
+		t.Run(s.name, func(t *testing.T) {
+			keep := s.bucket(t, "mycontainers-1")
+			if err := keep.CreateBucket(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := keep.Put(context.Background(), "keep/me", strings.NewReader("precious"), 8, storage.PutOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			if r, _ := s.run(t, "other", prepare, "--dataset", "other"); r.code != 0 {
+				t.Fatalf("another data set: exit %d:\n%s", r.code, r.stderr)
+			}
+			r, res := s.run(t, "prepare", prepare, "--dataset", "cos1")
+			if r.code != 0 || res == nil || res.Target.Namespace != "objbench/data/cos1/" {
+				t.Fatalf("prepare: exit %d:\n%s", r.code, r.stderr)
+			}
+			if !strings.Contains(r.stderr, "data set cos1 kept under objbench/data/cos1/") {
+				t.Errorf("stderr:\n%s", r.stderr)
+			}
+			want := func(n int) []int {
+				var out []int
+				for i := 1; i <= n; i++ {
+					out = append(out, i)
+				}
+				return out
+			}
+			ours := func(bucket, ns string) map[string]int64 {
+				out := map[string]int64{}
+				for k, v := range s.objects(t, bucket) {
+					if strings.HasPrefix(k, ns) {
+						out[k] = v
+					}
+				}
+				return out
+			}
+			for _, b := range []string{"mycontainers-1", "mycontainers-2"} {
+				wantObjects(t, ours(b, "objbench/data/cos1/"), "objbench/data/cos1/", "myobjects_", want(20), -1)
+			}
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "main.xml"), []byte(main), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if r := objbench(t, dir, s.env(), "run", "--endpoint-url", s.endpoint, "main.xml"); r.code != 2 || !strings.Contains(r.stderr, "none exist there") {
+				t.Errorf("main-only without a data set: exit %d:\n%s", r.code, r.stderr)
+			}
+			for i := 0; i < 2; i++ { // run many
+				r, res := s.run(t, "main", main, "--dataset", "cos1")
+				if r.code != 0 || res == nil {
+					t.Fatalf("main: exit %d:\n%s", r.code, r.stderr)
+				}
+				if ops, ok, bytes := mainOps(res, "GET"); ops != 100 || ok != 100 || bytes < 100*1000 {
+					t.Errorf("main %d: %d GETs, %d verified ok, %d bytes", i, ops, ok, bytes)
+				}
+			}
+			if r, _ := s.runFile(t, "yp.yaml", yamlPrep, "--dataset", "y1", "--bucket", "mycontainers-2"); r.code != 0 {
+				t.Fatalf("yaml prepare: exit %d:\n%s", r.code, r.stderr)
+			}
+			r, res = s.runFile(t, "ym.yaml", yamlMain, "--dataset", "y1", "--bucket", "mycontainers-2")
+			if res == nil {
+				t.Fatalf("yaml main: exit %d:\n%s", r.code, r.stderr)
+			}
+			if ops, ok, _ := mainOps(res, "GET"); r.code != 0 || ops != 60 || ok != 60 {
+				t.Errorf("yaml main: exit %d, %d GETs, %d ok:\n%s", r.code, ops, ok, r.stderr)
+			}
+			if got := ours("mycontainers-2", "objbench/data/y1/"); len(got) != 15 {
+				t.Errorf("yaml data set holds %d objects", len(got))
+			}
+			// rm deletes cos1 and nothing else
+			file := filepath.Join(dir, "prepare.xml")
+			if err := os.WriteFile(file, []byte(prepare), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			objbench(t, dir, s.env(), "dataset", "rm", "cos1", "--endpoint-url", s.endpoint, "--out", filepath.Join(dir, "rm.json"), "prepare.xml").mustSucceed(t)
+			for _, b := range []string{"mycontainers-1", "mycontainers-2"} {
+				if got := ours(b, "objbench/data/cos1/"); len(got) != 0 {
+					t.Errorf("%s still holds %d objects of cos1", b, len(got))
+				}
+				if got := ours(b, "objbench/data/other/"); len(got) != 20 {
+					t.Errorf("%s holds %d objects of the other data set, want 20", b, len(got))
+				}
+			}
+			if got := s.objects(t, "mycontainers-1"); got["keep/me"] != 8 {
+				t.Errorf("keep/me is gone: %v", got)
+			}
+			if got := ours("mycontainers-2", "objbench/data/y1/"); len(got) != 15 {
+				t.Errorf("rm cos1 touched y1: %d objects left", len(got))
+			}
+		})
+	}
+}
+
+// runFile is run with the workload written as name.
+func (s cosStore) runFile(t *testing.T, name, doc string, args ...string) (run, *result.Run) {
+	t.Helper()
+	dir := t.TempDir()
+	file := filepath.Join(dir, name)
+	if err := os.WriteFile(file, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "r.json")
+	r := objbench(t, dir, s.env(), append(append([]string{"run", "--out", out, "--endpoint-url", s.endpoint}, args...), file)...)
+	if _, err := os.Stat(out); err != nil {
+		return r, nil
+	}
+	return r, readResult(t, out)
+}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/objbench/objbench/corpus"
 	"github.com/objbench/objbench/metrics"
@@ -133,6 +135,9 @@ func (r *runState) mainStream(ctx context.Context, s *streamRun, sp workload.Str
 		if p := d.sp.pool; p != nil {
 			p.adopt() // the other workers' prepared objects, once its writers are known
 		}
+		if err := r.fromDataset(ctx, d.sp); err != nil {
+			return nil, fmt.Errorf("stream %s: %w", sp.Name, err)
+		}
 	}
 	for _, d := range s.work.ops {
 		d.refills = d.sp.pool != nil && s.putsInto(d.sp.pool)
@@ -182,4 +187,35 @@ func (r *runState) writtenTo(sp *space) (data workload.Data, sizes [2]int64, ok 
 		sizes = [2]int64{min(sizes[0], w[0]), max(sizes[1], w[1])}
 	}
 	return data, sizes, ok
+}
+
+// fromDataset fills a pool of a data set that no stage of this run has
+// written yet with what the data set holds (listed once), so a later run
+// reads what an earlier one prepared; new keys continue after them.
+func (r *runState) fromDataset(ctx context.Context, sp *space) error {
+	p := sp.pool
+	if !r.cfg.Dataset || p == nil || p.listed || p.next.Load() > 0 || p.count() > 0 || sp.ks.Existing {
+		return nil
+	}
+	p.listed = true
+	var keys []string
+	var sizes []int64
+	err := storage.ListUnder(ctx, sp.stores[0], p.prefix, func(o storage.ObjectInfo) error {
+		keys, sizes = append(keys, o.Key), append(sizes, o.Size)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("list the data set under %q: %w", p.prefix, err)
+	}
+	next := int64(0)
+	for _, k := range keys { // new keys go after the highest number the data set holds
+		if n, err := strconv.ParseInt(strings.TrimPrefix(k, p.prefix), 10, 64); err == nil && n >= next {
+			next = n + 1
+		}
+	}
+	p.mu.Lock()
+	p.live, p.sizes = keys, sizes
+	p.mu.Unlock()
+	p.next.Store(next)
+	return nil
 }

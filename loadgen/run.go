@@ -36,6 +36,12 @@ type Config struct {
 	MaxErrors int64
 	// NoCleanup skips cleanup stages, leaving the objects for a later run.
 	NoCleanup bool
+	// Dataset makes the namespace a data set kept across runs (Spec.Dataset):
+	// cleanup and dispose stages do not run, and a key pool no stage of
+	// this run prepares is filled by listing what the data set holds.
+	// DeleteDataset instead runs the cleanup stages though this run wrote
+	// nothing: they delete the data set's objects (objbench dataset rm).
+	Dataset, DeleteDataset bool
 	// Worker is this process's part of a run split across processes
 	// (rank r of N): it runs its share of every stream's workers, rate
 	// and bounds, writes and deletes only keys of its own, and prepares
@@ -208,6 +214,11 @@ func (r *runState) runStage(ctx, runCtx context.Context, st workload.Stage, out 
 		if r.cfg.NoCleanup {
 			return nil
 		}
+		if r.cfg.Dataset {
+			out.Steps = append(out.Steps, result.Step{Stage: st.Name, Kind: string(st.Kind), Start: time.Now(),
+				Notes: []string{"skipped: the data set is kept (objbench dataset rm deletes it)"}})
+			return nil
+		}
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.cfg.CleanupTimeout)
 		defer cancel()
 		if err := r.beforeStep(cctx, st, 0); err != nil {
@@ -220,7 +231,7 @@ func (r *runState) runStage(ctx, runCtx context.Context, st workload.Stage, out 
 			step = result.Step{Stage: st.Name, Kind: string(st.Kind), Start: time.Now(), Notes: []string{"buckets are disposed of by worker 0"}}
 		case st.Kind == result.KindDispose:
 			step, err = r.dispose(cctx, st)
-		case !r.wroteAny.Load() && r.cfg.Worker.Solo():
+		case !r.wroteAny.Load() && r.cfg.Worker.Solo() && !r.cfg.DeleteDataset:
 			// Nothing of this run was stored: deleting its keys would only
 			// send requests for objects that are not there.
 			step = result.Step{Stage: st.Name, Kind: string(st.Kind), Start: time.Now(), Notes: []string{"nothing was written: cleanup skipped"}}

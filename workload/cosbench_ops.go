@@ -67,6 +67,14 @@ func (c *cdec) operation(o *xnode, cfg kvConfig, s *Stream) (OpWeight, KeySpace,
 		s.Data.Verify = true
 	}
 	if op != OpPut {
+		if op == OpGet && s.Data == (Data{Verify: s.Data.Verify}) {
+			// What a verifying read expects when no write of this run
+			// says (a data set written by an earlier run): COSBench's data.
+			s.Data.Pattern = PatternLetters
+			if strings.EqualFold(cfg["content"], "zero") {
+				s.Data.Compress, s.Data.Pattern = 4096, ""
+			}
+		}
 		return m, ks, nil, true
 	}
 	var tmp Stream

@@ -20,6 +20,10 @@ type DecodeOptions struct {
 	// a COSBench workload for another storage type (swift, mock...) then
 	// runs there, containers as buckets, instead of being refused.
 	Target bool
+	// Dataset names the data set the run writes into and reads from
+	// (Spec.Dataset): reads of objects the file never writes are then
+	// valid.
+	Dataset string
 }
 
 // DecodeWith is Decode with options.
@@ -35,6 +39,7 @@ func DecodeWith(file string, data []byte, o DecodeOptions) (Spec, []Warning, err
 	if sp.Source == nil { // the file could not be read as a document at all
 		return sp, warns, err
 	}
+	sp.Dataset = o.Dataset
 	for _, w := range warns {
 		sp.Source.Warnings = append(sp.Source.Warnings, w.String())
 	}

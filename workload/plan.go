@@ -20,6 +20,9 @@ const PlanNamespace = "objbench/RUN-ID/"
 // is not honoured. It touches no storage and never prints credentials.
 func WritePlan(w io.Writer, sp Spec) error {
 	pw := &planWriter{w: w, written: map[string]Selector{}}
+	if sp.Dataset != "" {
+		pw.ns = strings.NewReplacer(PlanNamespace, DatasetNamespace(sp.Dataset))
+	}
 	pw.header(sp)
 	for i, st := range sp.Stages {
 		pw.stage(sp, i, st)
@@ -34,12 +37,18 @@ type planWriter struct {
 	// written remembers the sizes earlier stages write into each key
 	// space, to estimate the bytes of later reads.
 	written map[string]Selector
+	ns      *strings.Replacer // a data set's namespace for the run's
 }
 
 func (p *planWriter) line(indent int, format string, a ...any) {
-	if p.err == nil {
-		_, p.err = fmt.Fprintf(p.w, strings.Repeat("  ", indent)+format+"\n", a...)
+	if p.err != nil {
+		return
 	}
+	text := strings.Repeat("  ", indent) + fmt.Sprintf(format, a...) + "\n"
+	if p.ns != nil {
+		text = p.ns.Replace(text)
+	}
+	_, p.err = io.WriteString(p.w, text)
 }
 
 func (p *planWriter) header(sp Spec) {
@@ -60,6 +69,10 @@ func (p *planWriter) header(sp Spec) {
 	}
 	p.line(0, "keys: every object this run writes is stored as %s<name> in its bucket; buckets are", PlanNamespace)
 	p.line(0, "  created only when missing and removed only when this run created them")
+	if sp.Dataset != "" {
+		p.line(0, "data set %q: kept after the run (cleanup and dispose stages are skipped); reads of objects no stage", sp.Dataset)
+		p.line(0, "  of this run writes find what earlier runs wrote into it; objbench dataset rm %s deletes it", sp.Dataset)
+	}
 	if sp.Source != nil && len(sp.Source.Warnings) > 0 {
 		p.line(0, "not honoured as written (%d):", len(sp.Source.Warnings))
 		for _, w := range sp.Source.Warnings {

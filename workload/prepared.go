@@ -63,6 +63,9 @@ func (sp Spec) checkReads(p *problems, seen map[string]*written, s Stream, where
 		if at.File == "" {
 			at = s.Pos
 		}
+		if sp.Dataset != "" && !writtenHere(seen, ks) {
+			continue // read from the data set: what earlier runs wrote into it
+		}
 		if ks.Index != nil {
 			checkIndexReads(p, seen, s, ks, at, where)
 			continue
@@ -122,6 +125,17 @@ func checkIndexReads(p *problems, seen map[string]*written, s Stream, ks KeySpac
 	if s.Data.Verify && len(compress) > 1 {
 		p.add(at, where, "verify: objects under %q are written with different data (compress ratios or patterns), so a read cannot know which bytes to expect", ks.Prefix)
 	}
+}
+
+// writtenHere reports whether an earlier stage of the run writes any of
+// ks's objects.
+func writtenHere(seen map[string]*written, ks KeySpace) bool {
+	for _, k := range writtenKeys(ks) {
+		if seen[k] != nil {
+			return true
+		}
+	}
+	return false
 }
 
 func bucketLabel(b string) string {

@@ -33,7 +33,29 @@ type Spec struct {
 	// ScaledBy is the factor counts and durations were multiplied by
 	// (objbench run --scale), 0 when they were not.
 	ScaledBy float64 `json:"scaled_by,omitempty"`
-	Stages   []Stage `json:"stages"`
+	// Dataset names a data set kept in the store: the run writes into and
+	// reads from DatasetNamespace(Dataset) instead of its own namespace,
+	// skips cleanup and dispose, and reads of objects no stage of the run
+	// writes find what earlier runs wrote there.
+	Dataset string  `json:"dataset,omitempty"`
+	Stages  []Stage `json:"stages"`
+}
+
+// DatasetNamespace is where data set name lives in every bucket.
+func DatasetNamespace(name string) string { return "objbench/data/" + name + "/" }
+
+// ValidDatasetName reports whether name can name a data set: 1 to 64
+// letters, digits, '.', '_' or '-', not starting with '.'.
+func ValidDatasetName(name string) bool {
+	if name == "" || len(name) > 64 || name[0] == '.' {
+		return false
+	}
+	for _, c := range name {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // Source is the workload file a spec was decoded from.

@@ -61,6 +61,9 @@ func (sp Spec) Check() ([]error, []Warning) {
 	if len(sp.Stages) == 0 {
 		p.add(Pos{}, "", "workload has no stages")
 	}
+	if sp.Dataset != "" && !ValidDatasetName(sp.Dataset) {
+		p.add(Pos{}, "", "data set name %q: want 1 to 64 letters, digits, '.', '_' or '-'", sp.Dataset)
+	}
 	if sp.Storage != nil {
 		sp.Storage.validate(p)
 	}

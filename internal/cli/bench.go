@@ -33,23 +33,25 @@ type benchOptions struct {
 	out         string
 	csv         string
 	cosbenchCSV string // run: COSBench's CSV archive layout under this directory
-	html        string
-	maxErrors   int64
-	grace       time.Duration
-	seed        uint64
-	quiet       bool
-	cpuProfile  string
-	memProfile  string
-	linkSpeed   string
-	linkBps     float64 // --link-speed, parsed
-	rate        string
-	arrival     string
-	ramp        time.Duration
-	maxWorkers  int
-	repeat      int
-	listen      string // --listen: serve the live view here
-	dist        workerOptions
-	s3          s3Flags
+	// deleteDataset: the spec's cleanup deletes its data set (dataset rm)
+	deleteDataset bool
+	html          string
+	maxErrors     int64
+	grace         time.Duration
+	seed          uint64
+	quiet         bool
+	cpuProfile    string
+	memProfile    string
+	linkSpeed     string
+	linkBps       float64 // --link-speed, parsed
+	rate          string
+	arrival       string
+	ramp          time.Duration
+	maxWorkers    int
+	repeat        int
+	listen        string // --listen: serve the live view here
+	dist          workerOptions
+	s3            s3Flags
 }
 
 func (o *benchOptions) register(f *pflag.FlagSet, op string) {

@@ -144,7 +144,7 @@ Every run prints a latency/throughput table and writes a result file
 		root.AddCommand(newOpCommand(env, op))
 	}
 	root.AddCommand(newServerCommand(env), newReportCommand(env), newCompareCommand(env), newMonitorCommand(env))
-	root.AddCommand(newGenCommand(env))
+	root.AddCommand(newGenCommand(env), newDatasetCommand(env))
 	root.AddCommand(newTransferCommand(env))
 	root.AddCommand(newSelftestCommand(env))
 	root.AddCommand(newSaturateCommand(env))

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -89,7 +90,7 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 	})
 	defer stopNote()
 	opts := run.Options{RunID: runID, Seed: o.seed, Tool: result.Tool{Name: "objbench", Version: version()},
-		Grace: o.grace, MaxErrors: o.maxErrors, NoCleanup: o.noCleanup, OpenLoopHorizon: o.target.timeout,
+		Grace: o.grace, MaxErrors: o.maxErrors, NoCleanup: o.noCleanup, OpenLoopHorizon: o.target.timeout, DeleteDataset: o.deleteDataset,
 		MaxConns: maxConc, LinkSpeed: o.linkBps, Live: ln, Note: note, Repeat: o.repeat,
 		Worker: wk, Engine: engine, RendezvousTimeout: o.dist.rendezvousTO, MaxSkew: o.dist.maxSkew,
 		OnStep: func(st workload.Stage, i int) { note("%s", describeStep(st, i)) }}
@@ -168,6 +169,9 @@ func finish(env Env, o *benchOptions, res *result.Run, out string, runErr error,
 	if !res.CleanedUp && o.noCleanup {
 		note("objects kept under %s (--no-cleanup)", res.Target.Namespace)
 	}
+	if sp := specDataset(res); sp != "" && !o.deleteDataset {
+		note("data set %s kept under %s in its buckets (objbench dataset rm %s deletes it)", sp, res.Target.Namespace, sp)
+	}
 	failed := strings.Join(res.FailedMainSteps(), ", ")
 	switch {
 	case runErr != nil:
@@ -187,6 +191,15 @@ func finish(env Env, o *benchOptions, res *result.Run, out string, runErr error,
 		return fmt.Errorf("cleanup incomplete: %s", res.CleanupNote)
 	}
 	return nil
+}
+
+// specDataset is the data set the run's spec names, if any.
+func specDataset(res *result.Run) string {
+	var sp struct {
+		Dataset string `json:"dataset"`
+	}
+	_ = json.Unmarshal(res.Spec, &sp)
+	return sp.Dataset
 }
 
 func writeCSVFile(path string, res *result.Run) error {
