@@ -70,6 +70,10 @@ type Config struct {
 	// second once, in order. It is called from the streams' goroutines,
 	// concurrently for several streams, and must return quickly.
 	OnSecond func(stream string, sec result.Second)
+	// OpLog, if set, receives every op the run issues (--op-log).
+	OpLog OpLogger
+	// Replay, if set, replaces one stream of the workload by a trace.
+	Replay *Replay
 }
 
 // Outcome is what a run did.
@@ -108,6 +112,11 @@ type runState struct {
 	// versionedStores are the stores known to keep versions.
 	versionedStores map[storage.Store]bool
 	stepNotes       []string // notes for the step being built (cleanup)
+	// bucketNames names the buckets of stores opened for key spaces, for
+	// the op log; logStep is the step running, as the op log names it.
+	// Both change only between steps.
+	bucketNames map[storage.Store]string
+	logStep     string
 }
 
 // abort stops the run (the first reason wins): no more steps but cleanup.
@@ -150,7 +159,7 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 	defer abortAll()
 	r := &runState{cfg: cfg, pools: map[string]*keyPool{}, stores: map[string]storage.Store{}, created: map[string]bool{}, removed: map[string]bool{},
 		blocks: map[float64]*payload.Block{}, ratios: map[string]float64{}, written: map[string][2]int64{}, maxErrors: cfg.MaxErrors, abortAll: abortAll,
-		drivers: cfg.Spec.DriverRanks()}
+		drivers: cfg.Spec.DriverRanks(), bucketNames: map[storage.Store]string{}}
 	r.book.wanted = wantsBook(cfg.Spec)
 	r.versioned, r.versionedStores = cfg.Spec.Versioned(), map[storage.Store]bool{}
 	if err := r.preflight(); err != nil {
@@ -210,6 +219,7 @@ func (r *runState) runStage(ctx, runCtx context.Context, st workload.Stage, out 
 		}
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.cfg.CleanupTimeout)
 		defer cancel()
+		r.logStep = st.Name
 		if err := r.beforeStep(cctx, st, 0); err != nil {
 			return err
 		}
@@ -252,6 +262,7 @@ func (r *runState) runSteps(runCtx context.Context, st workload.Stage, rep, reps
 		if err := r.beforeStep(runCtx, st, i); err != nil {
 			return err
 		}
+		r.logStep = stepLabel(st, i, rep, reps)
 		var step result.Step
 		var err error
 		switch {
@@ -410,6 +421,9 @@ func (r *runState) newStream(ctx context.Context, kind workload.StageKind, sp wo
 	}
 	if s.work.s3, err = resolveS3(sp.S3); err != nil {
 		return nil, fmt.Errorf("stream %s: %w", sp.Name, err)
+	}
+	if replayOf(r, kind, sp.Name) {
+		return r.replayStream(s, kind)
 	}
 	if sp.Rate != nil && kind == workload.KindMain {
 		// The schedule is the whole run's; this worker serves slots r, r+N...

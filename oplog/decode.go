@@ -51,6 +51,8 @@ func (r *Reader) parse(line []byte, rec *Record) error {
 			rec.Key, err = p.string()
 		case "stream":
 			rec.Stream, err = p.interned(&r.strs.stream)
+		case "step":
+			rec.Step, err = p.interned(&r.strs.step)
 		case "error":
 			rec.Class, err = p.interned(&r.strs.class)
 		case "size":
@@ -90,7 +92,7 @@ func (r *Reader) parse(line []byte, rec *Record) error {
 
 // interned keeps the last string of the fields that repeat from line to
 // line (bucket, stream, error class), so equal values cost no allocation.
-type interned struct{ bucket, stream, class string }
+type interned struct{ bucket, stream, class, step string }
 
 type scanner struct {
 	b       []byte

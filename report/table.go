@@ -53,6 +53,7 @@ func WriteTable(w io.Writer, r *result.Run) error {
 	writePhases(w, r)
 	writeResponse(w, all)
 	writeErrors(w, all)
+	writeReplay(w, r)
 	fmt.Fprintln(w, "latencies in ms; OPS/S and THROUGHPUT: successful ops, and their bytes, that ended in the step's window, over its length (each step's line states it)")
 	if r.Target.Embedded {
 		fmt.Fprintln(w, "CPU is the whole process's: it includes the embedded server's work")

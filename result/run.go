@@ -15,7 +15,8 @@ import (
 //	   tick counts; open-loop worker counts; cleanup notes; the spec as the
 //	   workload package encodes it
 //	3: streams' outages: periods the store could not be reached at all
-//	   (connections refused or reset), with the ops they lost
+//	   (connections refused or reset), with the ops they lost; request
+//	   phases and connections; repetitions; a replay's source latencies
 const Version = 3
 
 // RunInfo identifies a run and says how it ended; a result file and its
@@ -49,6 +50,8 @@ type Run struct {
 	// processes; Merge combines the parts into one Run with Workers set.
 	Worker  *Worker  `json:"worker,omitempty"`
 	Workers *Workers `json:"workers,omitempty"`
+	// Replay is set when the run replayed a trace (objbench replay).
+	Replay *Replay `json:"replay,omitempty"`
 }
 
 // Worker is one process of a run split across processes.
