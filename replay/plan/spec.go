@@ -30,10 +30,12 @@ func (p *Plan) Spec() workload.Spec {
 	}
 	prep := main
 	prep.Mix, prep.Bounds = nil, workload.Bounds{}
-	prep.Objects.Count = max(len(p.prepare), 1)
+	prep.Objects.Count = len(p.prepare)
 	sp := workload.Spec{Name: "replay"}
+	if len(p.prepare) > 0 {
+		sp.Stages = append(sp.Stages, workload.Stage{Name: "prepare", Kind: workload.KindPrepare, Streams: []workload.Stream{prep}})
+	}
 	sp.Stages = append(sp.Stages,
-		workload.Stage{Name: "prepare", Kind: workload.KindPrepare, Streams: []workload.Stream{prep}},
 		workload.Stage{Name: "main", Kind: workload.KindMain, Streams: []workload.Stream{main}},
 		workload.Stage{Name: "cleanup", Kind: result.KindCleanup})
 	return sp
