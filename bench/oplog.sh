@@ -10,6 +10,7 @@ cd "$(dirname "$0")/.."
 ops=${1:-300000}
 rounds=${2:-3}
 go build -o bin/objbench ./cmd/objbench
+export AWS_ACCESS_KEY_ID=bench AWS_SECRET_ACCESS_KEY=bench-secret AWS_REGION=us-east-1 # the null server checks no signature
 . bench/cpu-lib.sh
 w=$(mktemp -d)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
