@@ -41,14 +41,22 @@ type ReplayObject struct {
 	Size int64
 }
 
+// ReplayObjects yields the objects to prepare; ok=false: no more. Safe
+// for concurrent use.
+type ReplayObjects interface {
+	Next() (ReplayObject, bool)
+}
+
 // Replay replaces one stream of the workload by a trace: its prepare
 // stage writes Prepare, its main stage issues the trace's ops, open loop
 // at their offsets (or back to back with MaxSpeed). The stream's workload
 // entry gives its name, concurrency and key space (for cleanup).
 type Replay struct {
-	Stream  string
-	Ops     ReplaySource
-	Prepare []ReplayObject
+	Stream string
+	Ops    ReplaySource
+	// Prepare yields the Prepared objects to write first.
+	Prepare  ReplayObjects
+	Prepared int64
 	// MaxSpeed issues the ops back to back on the stream's workers
 	// (closed loop) instead of at their offsets.
 	MaxSpeed bool
@@ -62,7 +70,6 @@ type replayRun struct {
 	cfg     *Replay
 	prepare bool
 	mu      sync.Mutex // closed loop: the workers take ops in turn
-	next    int64      // prepare: the next object
 	store   storage.Store
 }
 
@@ -89,10 +96,10 @@ func (r *runState) replayStream(s *streamRun, kind workload.StageKind) (*streamR
 	s.replay = &replayRun{cfg: rp, prepare: kind == workload.KindPrepare, store: r.cfg.Store}
 	s.bounds = workload.Bounds{}
 	if kind == workload.KindPrepare {
-		if len(rp.Prepare) == 0 {
+		if rp.Prepared == 0 || rp.Prepare == nil {
 			return nil, nil
 		}
-		s.workers = int(min(int64(max(s.workers, 1)), int64(len(rp.Prepare))))
+		s.workers = int(min(int64(max(s.workers, 1)), rp.Prepared))
 		return s, nil
 	}
 	s.workers = max(s.workers, 1)
@@ -115,15 +122,11 @@ func (w *worker) replayTask() (task, bool) {
 	var op ReplayOp
 	switch {
 	case rr.prepare:
-		rr.mu.Lock()
-		i := rr.next
-		rr.next++
-		rr.mu.Unlock()
-		if i >= int64(len(rr.cfg.Prepare)) {
+		o, ok := rr.cfg.Prepare.Next()
+		if !ok {
 			s.end.finish("done")
 			return task{}, false
 		}
-		o := rr.cfg.Prepare[i]
 		op = ReplayOp{Op: metrics.OpPut, Key: o.Key, Size: o.Size}
 	case w.slot != nil:
 		op = w.slot.op

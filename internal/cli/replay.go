@@ -2,6 +2,7 @@ package cli
 
 import (
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -183,18 +184,31 @@ func runReplay(cmd *cobra.Command, env Env, o *replayOptions, paths []string) er
 		}
 		src, err := p.Source()
 		if err != nil {
+			p.Close()
 			return nil, inputError{err}
+		}
+		objs, err := p.Prepare()
+		if err != nil {
+			p.Close()
+			_ = src.Close()
+			return nil, err
 		}
 		speed := "as fast as the workers allow"
 		if po.Speed > 0 {
 			speed = fmt.Sprintf("%s of the log at speed %g", p.Span().Round(time.Millisecond), po.Speed)
 		}
-		note("replaying %d requests (%s); %d objects the log reads before writing them are prepared first", p.Issued(), speed, len(p.Prepare()))
+		note("replaying %d requests (%s); %d objects the log reads before writing them are prepared first", p.Issued(), speed, p.Prepared())
 		for _, l := range p.SkippedLines() {
 			note("not replayed: %s", l)
 		}
-		return &planned{spec: p.Spec(), replay: p.Replay(src, b.target.timeout), workers: p.Workers(b.target.timeout), info: func() *result.Replay { return p.Info(paths) },
-			err: src.Err, close: func() { _ = src.Close() }}, nil
+		return &planned{spec: p.Spec(), replay: p.Replay(src, objs, b.target.timeout), workers: p.Workers(b.target.timeout),
+			info: func() *result.Replay { return p.Info(paths) },
+			err:  func() error { return errors.Join(src.Err(), objs.Err()) },
+			close: func() {
+				_ = src.Close()
+				_ = objs.Close()
+				p.Close()
+			}}, nil
 	}
 	return runBench(cmd.Context(), env, b, workload.Spec{})
 }

@@ -82,5 +82,6 @@ func BenchmarkPlan(b *testing.B) {
 	}
 	b.ReportMetric(float64(peak.Load())/(1<<20), "peak-heap-MiB")
 	b.ReportMetric(float64(2*b.N)/b.Elapsed().Seconds(), "lines/s")
-	b.ReportMetric(float64(len(p.Prepare())), "prepared")
+	b.ReportMetric(float64(p.Prepared()), "prepared")
+	p.Close()
 }

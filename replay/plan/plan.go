@@ -3,6 +3,7 @@ package plan
 import (
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"sort"
 	"strings"
 	"time"
@@ -50,7 +51,7 @@ const Prefix = "replay/"
 type Plan struct {
 	o        Options
 	keys     *replay.KeyMap
-	prepare  []loadgen.ReplayObject
+	prep     *prepareList
 	counts   [metrics.NumOps]int64
 	lat      [metrics.NumOps]*hdr.Histogram
 	ttfb     [metrics.NumOps]*hdr.Histogram
@@ -74,8 +75,17 @@ func New(o Options) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Plan{o: o, keys: km, skipped: map[string]int64{}}
-	seen := map[string]struct{}{}
+	prep, err := newPrepareList()
+	if err != nil {
+		return nil, err
+	}
+	p := &Plan{o: o, keys: km, skipped: map[string]int64{}, prep: prep}
+	// The keys seen so far, by a 64-bit hash: some 20 bytes a key rather
+	// than the key itself. Two keys of one log sharing a hash (odds of
+	// about n²/2⁶⁵: one in 10⁶ at 7 million keys) would leave the second
+	// unprepared, so a read of it fails as a 404.
+	seen := map[uint64]struct{}{}
+	seed := maphash.MakeSeed()
 	sec, inSec := int64(-1), int64(0)
 	err = p.walk(func(op loadgen.ReplayOp, rec *replay.Record, offset time.Duration) {
 		if s := int64(offset / time.Second); s != sec {
@@ -95,21 +105,26 @@ func New(o Options) (*Plan, error) {
 		if op.Op == metrics.OpList {
 			return
 		}
-		if _, ok := seen[op.Key]; ok {
+		h := maphash.String(seed, op.Key)
+		if _, ok := seen[h]; ok {
 			return
 		}
-		seen[op.Key] = struct{}{}
+		seen[h] = struct{}{}
 		if reads(op.Op) && rec.OK() {
 			// Read before any write: it must exist when the op comes, as
 			// it did where the trace was recorded.
-			p.prepare = append(p.prepare, loadgen.ReplayObject{Key: op.Key, Size: objectSize(op, rec, o.DefaultSize)})
+			p.prep.add(op.Key, objectSize(op, rec, o.DefaultSize))
 		}
 	}, func(late int64) { p.late = late })
-	if err != nil {
-		return nil, err
+	if err == nil {
+		err = p.prep.finish()
 	}
-	if p.issued == 0 {
-		return nil, errors.New("the trace has no op to replay" + p.skipNote())
+	if err == nil && p.issued == 0 {
+		err = errors.New("the trace has no op to replay" + p.skipNote())
+	}
+	if err != nil {
+		p.prep.remove()
+		return nil, err
 	}
 	return p, nil
 }
@@ -171,8 +186,11 @@ func (p *Plan) SkippedLines() []string {
 	return out
 }
 
-// Prepare is the objects to write before the replay.
-func (p *Plan) Prepare() []loadgen.ReplayObject { return p.prepare }
+// Prepared is how many objects the replay writes first.
+func (p *Plan) Prepared() int64 { return p.prep.n }
+
+// Close removes the plan's temporary file.
+func (p *Plan) Close() { p.prep.remove() }
 
 // Issued is the ops the replay will issue.
 func (p *Plan) Issued() int64 { return p.issued }

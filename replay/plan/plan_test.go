@@ -70,12 +70,25 @@ func TestPrepareOnlyWhatIsReadFirst(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer p.Close()
+	objs, err := p.Prepare()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer objs.Close()
 	got := map[string]int64{}
-	for _, o := range p.Prepare() {
+	for {
+		o, ok := objs.Next()
+		if !ok {
+			break
+		}
 		if _, dup := got[o.Key]; dup {
 			t.Errorf("%s prepared twice", o.Key)
 		}
 		got[o.Key] = o.Size
+	}
+	if err := objs.Err(); err != nil || p.Prepared() != int64(len(got)) {
+		t.Errorf("prepare list: %v, %d counted for %d listed", err, p.Prepared(), len(got))
 	}
 	want := map[string]int64{"objbench/run/replay/a": 100, "objbench/run/replay/c": 70, "objbench/run/replay/d": 4096}
 	if fmt.Sprint(got) != fmt.Sprint(want) {

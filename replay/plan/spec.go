@@ -30,9 +30,9 @@ func (p *Plan) Spec() workload.Spec {
 	}
 	prep := main
 	prep.Mix, prep.Bounds = nil, workload.Bounds{}
-	prep.Objects.Count = len(p.prepare)
+	prep.Objects.Count = int(p.prep.n)
 	sp := workload.Spec{Name: "replay"}
-	if len(p.prepare) > 0 {
+	if p.prep.n > 0 {
 		sp.Stages = append(sp.Stages, workload.Stage{Name: "prepare", Kind: workload.KindPrepare, Streams: []workload.Stream{prep}})
 	}
 	sp.Stages = append(sp.Stages,
@@ -44,7 +44,7 @@ func (p *Plan) Spec() workload.Spec {
 // Info is the replay as the result file records it.
 func (p *Plan) Info(sources []string) *result.Replay {
 	ri := &result.Replay{Sources: sources, Format: string(p.o.Format), Speed: p.o.Speed, Window: p.o.Window, Ops: p.o.Ops,
-		Issued: p.issued, Prepared: int64(len(p.prepare)), Late: p.late}
+		Issued: p.issued, Prepared: p.prep.n, Late: p.late}
 	if ri.Format == "" {
 		ri.Format = "auto"
 	}
@@ -62,7 +62,8 @@ func (p *Plan) Info(sources []string) *result.Replay {
 }
 
 // Replay is the load generator's replay of the plan, reading src.
-// horizon is the longest a request may take (Workers).
-func (p *Plan) Replay(src *Source, horizon time.Duration) *loadgen.Replay {
-	return &loadgen.Replay{Stream: Stream, Ops: src, Prepare: p.prepare, MaxSpeed: p.o.Speed == 0, MaxWorkers: p.Workers(horizon)}
+// objs the objects to prepare (Prepare); horizon is the longest a request
+// may take (Workers).
+func (p *Plan) Replay(src *Source, objs *Objects, horizon time.Duration) *loadgen.Replay {
+	return &loadgen.Replay{Stream: Stream, Ops: src, Prepare: objs, Prepared: p.prep.n, MaxSpeed: p.o.Speed == 0, MaxWorkers: p.Workers(horizon)}
 }
