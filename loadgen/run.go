@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"sync"
@@ -111,12 +112,31 @@ type runState struct {
 	versioned    bool       // some stream works in a versioned bucket
 	// versionedStores are the stores known to keep versions.
 	versionedStores map[storage.Store]bool
-	stepNotes       []string // notes for the step being built (cleanup)
+	stepNotes       []string    // notes for the step being built (cleanup)
+	closers         []io.Closer // corpora read by prepare stages, closed when the run ends
 	// bucketNames names the buckets of stores opened for key spaces, for
 	// the op log; logStep is the step running, as the op log names it.
 	// Both change only between steps.
 	bucketNames map[storage.Store]string
 	logStep     string
+}
+
+// closeAtEnd keeps c (a corpus being uploaded) open until the run ends.
+func (r *runState) closeAtEnd(c io.Closer) {
+	r.mu.Lock()
+	r.closers = append(r.closers, c)
+	r.mu.Unlock()
+}
+
+// closeAll closes what closeAtEnd kept; a corpus's reader failing to
+// exit changes nothing the run measured.
+func (r *runState) closeAll() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, c := range r.closers {
+		_ = c.Close()
+	}
+	r.closers = nil
 }
 
 // abort stops the run (the first reason wins): no more steps but cleanup.
@@ -165,6 +185,7 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 	if err := r.preflight(); err != nil {
 		return nil, err
 	}
+	defer r.closeAll()
 	out := &Outcome{}
 	var failed error
 	for _, st := range cfg.Spec.Stages {

@@ -47,6 +47,12 @@ func WriteTable(w io.Writer, r *result.Run) error {
 	if err := WriteRates(w, r); err != nil {
 		return err
 	}
+	if hasTransfers(r) {
+		fmt.Fprintln(w, "\nTransfers: whole objects over the wall time (the table above: their data requests, PART = one request)")
+		if err := WriteTransfers(w, r); err != nil {
+			return err
+		}
+	}
 	all := rows(r)
 	writeWorkers(w, r)
 	writeTTFB(w, all)

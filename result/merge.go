@@ -230,6 +230,11 @@ func mergeStep(steps []*Step, skews []time.Duration) (Step, error) {
 		}
 	}
 	out.Start, out.Elapsed = start, end.Sub(start)
+	tr, err := mergeTransfers(steps)
+	if err != nil {
+		return Step{}, err
+	}
+	out.Transfer = tr
 	var names []string
 	byName := map[string][]int{} // stream name -> indices into steps
 	for i, s := range steps {

@@ -16,8 +16,11 @@ import (
 //	   workload package encodes it
 //	3: streams' outages: periods the store could not be reached at all
 //	   (connections refused or reset), with the ops they lost; request
-//	   phases and connections; repetitions; a replay's source latencies
-const Version = 3
+//	   phases and connections; repetitions
+//	4: a step's transfer: a whole-object transfer's objects, wall time,
+//	   object latency and verification (objbench transfer --out); a
+//	   replay's sources and their latencies (objbench replay)
+const Version = 4
 
 // RunInfo identifies a run and says how it ended; a result file and its
 // summary both begin with it.

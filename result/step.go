@@ -43,6 +43,8 @@ type Step struct {
 	// Notes say what a step did besides ops: buckets created or kept,
 	// why the workflow stopped.
 	Notes []string `json:"notes,omitempty"`
+	// Transfer is a transfer's own figures (objbench transfer; version 4).
+	Transfer *Transfer `json:"transfer,omitempty"`
 }
 
 // Concurrency is the workers of all the step's streams.
