@@ -116,14 +116,14 @@ func (r *runState) mainStream(ctx context.Context, s *streamRun, sp workload.Str
 		s.work.ops = append(s.work.ops, &opDef{op: op, sp: space, sizes: sp.OpSizes(m)})
 	}
 	for _, d := range s.work.ops { // after the writes: a stream may read what it writes
-		ratio, ok := r.ratios[d.sp.id()]
+		ratio, w, ok := r.writtenTo(d.sp)
 		if !ok {
 			ratio = sp.Data.Compress
 		}
 		if d.check, err = r.block(ratio); err != nil {
 			return nil, err
 		}
-		if w, ok := r.written[d.sp.id()]; ok && d.op != metrics.OpPut && d.op != metrics.OpMultipart {
+		if ok && d.op != metrics.OpPut && d.op != metrics.OpMultipart {
 			d.sizes = workload.Const(w[0]) // what reads of numbered objects may assume
 			d.exact = w[0] == w[1]         // every object has that size
 		}
@@ -155,12 +155,33 @@ func (s *streamRun) putsInto(p *keyPool) bool {
 
 // wrote remembers how a space's objects are written, for later readers:
 // verification needs the data's block, ranged reads a size to stay within.
+// Each bucket is remembered on its own: a read over some of the buckets a
+// prepare wrote finds what they hold.
 func (r *runState) wrote(sp *space, compress float64, sizes workload.Selector) {
-	id := sp.id()
-	r.ratios[id] = compress
-	w, ok := r.written[id]
-	if !ok {
-		w = [2]int64{sizes.Min, sizes.Max}
+	for _, id := range sp.ids() {
+		r.ratios[id] = compress
+		w, ok := r.written[id]
+		if !ok {
+			w = [2]int64{sizes.Min, sizes.Max}
+		}
+		r.written[id] = [2]int64{min(w[0], sizes.Min), max(w[1], sizes.Max)}
 	}
-	r.written[id] = [2]int64{min(w[0], sizes.Min), max(w[1], sizes.Max)}
+}
+
+// writtenTo is how sp's objects were written by earlier ops: the
+// compressibility (of the first of its buckets written) and the smallest
+// and largest size over its buckets; ok is false when none was written.
+func (r *runState) writtenTo(sp *space) (ratio float64, sizes [2]int64, ok bool) {
+	for _, id := range sp.ids() {
+		w, found := r.written[id]
+		if !found {
+			continue
+		}
+		if !ok {
+			ratio, sizes, ok = r.ratios[id], w, true
+			continue
+		}
+		sizes = [2]int64{min(sizes[0], w[0]), max(sizes[1], w[1])}
+	}
+	return ratio, sizes, ok
 }

@@ -324,19 +324,24 @@ func (r *runState) beforeStep(ctx context.Context, st workload.Stage, i int) err
 // the stage's failure policy.
 func (r *runState) step(ctx context.Context, st workload.Stage, i int) (result.Step, error) {
 	var runs []*streamRun
+	var specs []workload.Stream
 	for _, sp := range st.Streams {
 		s, err := r.newStream(ctx, st.Kind, sp, i)
 		if err != nil {
 			return result.Step{}, err
 		}
 		if s != nil {
-			runs = append(runs, s)
+			runs, specs = append(runs, s), append(specs, sp)
 		}
 	}
 	r.watch = newErrorWatch(st)
 	defer func() { r.watch = nil }()
 	res, err := r.measure(ctx, st, i, runs)
 	res.Sweep = st.StepLabel(i)
+	res.Notes = append(res.Notes, rampNotes(runs)...)
+	if err == nil {
+		res.FailedWorks = judgeAtEnd(st, specs, res.Streams)
+	}
 	if w := r.watch; w != nil && err == nil {
 		w.final(r)
 		if why := r.aborted(); why == "error-ratio" {
@@ -461,6 +466,9 @@ func (r *runState) newStream(ctx context.Context, kind workload.StageKind, sp wo
 	}
 	if kind == workload.KindPrepare {
 		return r.prepareStream(ctx, s, sp)
+	}
+	if sp.Bounds.Duration > 0 && (sp.Rampup > 0 || sp.Rampdown > 0) {
+		s.counted = rampedSeconds(sp.Bounds.Duration, sp.Rampup, sp.Rampdown)
 	}
 	return r.mainStream(ctx, s, sp)
 }

@@ -140,6 +140,10 @@ func (o *OpSecond) Answered() int64 {
 	return o.OK() + o.Errors[storage.ClassPrecond] + o.Errors[storage.ClassNotMod]
 }
 
+// Failed is the op's ops that failed: errors other than the answers of
+// conditional requests (412, 304).
+func (t *OpTotal) Failed() int64 { return t.Ops - t.OK - t.answered() }
+
 // answered is the op's ops the target answered with a condition that did
 // not hold (412) or an unchanged object (304): measured answers, not
 // failures.

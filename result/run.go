@@ -19,7 +19,8 @@ import (
 //	   phases and connections; repetitions
 //	4: a step's transfer: a whole-object transfer's objects, wall time,
 //	   object latency and verification (objbench transfer --out); a
-//	   replay's sources and their latencies (objbench replay)
+//	   replay's sources and their latencies (objbench replay); the
+//	   COSBench works that failed their afr (failed_works)
 const Version = 4
 
 // RunInfo identifies a run and says how it ended; a result file and its
@@ -189,6 +190,18 @@ func (r *Run) FailedMainSteps() []string {
 		}
 	}
 	return names
+}
+
+// FailedWorks lists the works that failed their acceptable failure ratio,
+// each as "stage: why".
+func (r *Run) FailedWorks() []string {
+	var out []string
+	for _, s := range r.Steps {
+		for _, f := range s.FailedWorks {
+			out = append(out, s.Stage+": "+f)
+		}
+	}
+	return out
 }
 
 // OpTotals sums op's totals over the steps of stages of kind: ops issued,

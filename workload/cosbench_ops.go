@@ -47,7 +47,10 @@ func (c *cdec) operation(o *xnode, cfg kvConfig, s *Stream) (OpWeight, KeySpace,
 		c.fail(o, "operation type %q: objbench runs read, write, delete, list and filewrite", o.attrs["type"])
 		return OpWeight{}, KeySpace{}, nil, false
 	}
-	m := OpWeight{Op: op, Pos: c.pos(o), Weight: int(c.intAttr(o, "ratio", 0, 100, true))}
+	m := OpWeight{Op: op, Pos: c.pos(o), Weight: 100} // COSBench's default ratio
+	if _, ok := o.attrs["ratio"]; ok {
+		m.Weight = int(c.intAttr(o, "ratio", 0, 100, true))
+	}
 	if d, ok := o.attrs["division"]; ok && d != "none" {
 		c.warn(o, "division=%s: objbench's workers share one queue of work instead of COSBench's split per worker", d)
 	}

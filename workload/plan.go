@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/objbench/objbench/units"
 )
@@ -139,11 +140,26 @@ func (p *planWriter) stage(sp Spec, i int, st Stage) {
 	}
 	switch f := st.OnError; {
 	case f == nil:
+	case f.AtEnd:
+		p.line(1, "at its end, a stream (work) whose failed ops exceed its afr (%s) fails the stage and the run; later stages still run", streamRatios(st))
 	case f.MaxErrorRatio == 0:
 		p.line(1, "stop the workflow at the first failed op")
 	default:
 		p.line(1, "stop the workflow when more than %s of this stage's ops fail", percent(f.MaxErrorRatio))
 	}
+}
+
+// streamRatios lists the acceptable failure ratio of each stream of st.
+func streamRatios(st Stage) string {
+	var parts []string
+	for _, s := range st.Streams {
+		r := st.OnError.MaxErrorRatio
+		if s.MaxErrorRatio != nil {
+			r = *s.MaxErrorRatio
+		}
+		parts = append(parts, s.Name+" "+percent(r))
+	}
+	return strings.Join(parts, ", ")
 }
 
 func (p *planWriter) prepare(s Stream) {
@@ -204,11 +220,15 @@ func (p *planWriter) main(head string, st Stage) {
 func (p *planWriter) remember(st Stage) {
 	for _, s := range st.Streams {
 		if st.Kind == KindPrepare {
-			p.written[s.Objects.id()] = s.Sizes()
+			for _, k := range writtenKeys(s.Objects) {
+				p.written[k] = s.Sizes()
+			}
 		}
 		for _, m := range s.Mix {
 			if op, _ := CanonicalOp(m.Op); op == OpPut || op == OpMultipart {
-				p.written[s.OpObjects(m).id()] = s.OpSizes(m)
+				for _, k := range writtenKeys(s.OpObjects(m)) {
+					p.written[k] = s.OpSizes(m)
+				}
 			}
 		}
 	}
@@ -216,8 +236,10 @@ func (p *planWriter) remember(st Stage) {
 
 // readSizes is the size distribution reads of op m find.
 func (p *planWriter) readSizes(s Stream, m OpWeight) Selector {
-	if w, ok := p.written[s.OpObjects(m).id()]; ok {
-		return w
+	for _, k := range writtenKeys(s.OpObjects(m)) { // the first bucket written
+		if w, ok := p.written[k]; ok {
+			return w
+		}
 	}
 	return s.OpSizes(m)
 }
@@ -262,6 +284,13 @@ func streamExtras(s Stream) string {
 	}
 	if s.Data.Verify {
 		parts = append(parts, "every byte read is checked against what this run wrote")
+	}
+	switch {
+	case s.Rampup >= time.Second || s.Rampdown >= time.Second:
+		parts = append(parts, fmt.Sprintf("the ops of the first %v (rampup) and the last %v (rampdown) are left out of the statistics, in whole seconds",
+			s.Rampup.Truncate(time.Second), s.Rampdown.Truncate(time.Second)))
+	case s.Rampup > 0 || s.Rampdown > 0:
+		parts = append(parts, fmt.Sprintf("rampup %v and rampdown %v are under a second: no second is left out of the statistics", s.Rampup, s.Rampdown))
 	}
 	switch FsyncOf(s) {
 	case FsyncPerFile:

@@ -81,9 +81,13 @@ type Stage struct {
 
 // FailurePolicy stops the workflow when a stage's share of failed ops
 // crosses MaxErrorRatio (COSBench's afr, as a fraction): the remaining
-// stages are skipped, except cleanup and dispose.
+// stages are skipped, except cleanup and dispose. With AtEnd it is
+// COSBench's rule instead: each stream is judged on its own ratio
+// (Stream.MaxErrorRatio, else the stage's) once the stage is over; a
+// stream over it fails the stage and the run, but the later stages run.
 type FailurePolicy struct {
 	MaxErrorRatio float64 `json:"max_error_ratio"`
+	AtEnd         bool    `json:"at_end,omitempty"`
 }
 
 // OpWeight is one op of a mix with its relative weight.
@@ -106,6 +110,15 @@ type Stream struct {
 	Percent     bool   `json:"percent,omitempty"`
 	Concurrency []int  `json:"concurrency"` // several values: a sweep
 	Bounds      Bounds `json:"bounds"`
+	// Rampup and Rampdown are COSBench's: the stream runs its whole
+	// Bounds.Duration, every worker from the start, but the ops that end
+	// in its first Rampup and last Rampdown (whole seconds) are left out
+	// of its result: counts, latencies and rates.
+	Rampup   time.Duration `json:"rampup_ns,omitempty"`
+	Rampdown time.Duration `json:"rampdown_ns,omitempty"`
+	// MaxErrorRatio is the stream's own acceptable failure ratio under a
+	// stage policy judged AtEnd (COSBench's afr of one work).
+	MaxErrorRatio *float64 `json:"max_error_ratio,omitempty"`
 	// Rate, when set, makes the stream open loop (main stages only): ops
 	// start on its schedule and Concurrency is the pool of workers.
 	Rate    *Rate    `json:"rate,omitempty"`

@@ -194,6 +194,9 @@ func finish(env Env, o *benchOptions, res *result.Run, out string, runErr error,
 		return runErr
 	case failed != "":
 		return fmt.Errorf("every op failed in %s (%s)", failed, failedWhy(res))
+	case len(res.FailedWorks()) > 0:
+		return fmt.Errorf("%d work(s) failed the acceptable failure ratio (afr); the later stages ran: %s",
+			len(res.FailedWorks()), strings.Join(res.FailedWorks(), "; "))
 	case res.Interrupted:
 		return errInterrupted
 	case res.Aborted == "max-errors":

@@ -72,7 +72,10 @@ func loadWorkload(env Env, o *benchOptions, flags *pflag.FlagSet, path string, w
 	if err != nil {
 		return workload.Spec{}, inputf("read workload: %v", err)
 	}
-	sp, warns, err := workload.Decode(path, data)
+	// A target on the command line lets a COSBench workload for another
+	// storage type (swift, mock...) run there.
+	named := o.target.endpoint != "" || o.target.bucket != "" || o.target.target != ""
+	sp, warns, err := workload.DecodeWith(path, data, workload.DecodeOptions{Target: named})
 	if err != nil {
 		return workload.Spec{}, inputError{err}
 	}
