@@ -77,7 +77,7 @@ mix, sizes, key popularity, rate, read-after-write) for objbench run.`,
 	f.StringVar(&o.defaultSize, "default-size", "64KiB", "size of an object the log reads or writes without saying how large")
 	f.DurationVar(&o.reorder, "reorder-window", 10*time.Second, "how far out of time order the log's entries may come and still be put in order")
 	f.StringVarP(&o.concurrency, "concurrency", "c", "8", "workers started at once (open loop: more start when slots find them busy, up to --max-workers)")
-	f.IntVar(&b.maxWorkers, "max-workers", 0, "the most workers the replay may grow to (default 10000)")
+	f.IntVar(&b.maxWorkers, "max-workers", 0, "the most workers the replay may grow to; a request finding them all busy is dropped and counted (default: the log's busiest second times --speed times --request-timeout or 10s, at most 10000)")
 	f.BoolVar(&o.synthesize, "synthesize", false, "send nothing: write the log's shape as a workload file (-o) for objbench run")
 	f.StringVar(&o.name, "name", "", "with --synthesize: the workload's name")
 	f.DurationVar(&o.duration, "duration", 0, "with --synthesize: the main stage's length (default: the log's span)")
