@@ -251,7 +251,15 @@ func (p *scanner) time() (time.Time, error) {
 	if t, ok := parseUTC(b); ok {
 		return t, nil
 	}
-	return time.Parse(time.RFC3339Nano, string(b))
+	t, err := time.Parse(time.RFC3339Nano, string(b))
+	if err != nil {
+		return t, err
+	}
+	if y := t.UTC().Year(); y < 0 || y > 9999 {
+		// The writer writes UTC, which must stay a four-digit year.
+		return time.Time{}, fmt.Errorf("time %q is outside the years 0000-9999 in UTC", b)
+	}
+	return t, nil
 }
 
 // number reads a JSON number's bytes.

@@ -248,6 +248,9 @@ func synthesize(env Env, o *replayOptions, paths []string) error {
 	if err := atomicfile.Write(o.bench.out, 0o644, func(w io.Writer) error { return synth.WriteYAML(w, res) }); err != nil {
 		return inputf("-o %s: %v", o.bench.out, err)
 	}
+	if n := res.Summary.Skipped; n > 0 {
+		notes(env, o.bench.quiet)("not used: %d copies, batch deletes, version listings or compare-and-swap writes (a workload file cannot take their sources from a log)", n)
+	}
 	for reason, s := range r.Stats().Skipped {
 		notes(env, o.bench.quiet)("not used: %d %s (first at %s)", s.Count, reason, s.First)
 	}
