@@ -20,26 +20,58 @@ import (
 	"strings"
 )
 
-// Item is one object of a corpus.
+// Item is one object of a corpus: its name and size. Its bytes are read
+// when it is opened, never held by the corpus.
 type Item struct {
 	// Name is the object's key below the upload prefix: the path relative
 	// to the directory (slash-separated), or the blob's id.
 	Name string
 	Size int64
-	// Path is the file holding the bytes (directory corpora); Data holds
-	// them when the corpus was read into memory (git blobs).
+	// Path is the file holding the bytes (directory corpora).
 	Path string
-	Data []byte
+	git  *gitBlobs // the repository serving a blob's bytes
 }
 
-// Open returns the item's bytes from the start. The reader seeks, so a
-// retried request can send them again; close it when done.
-func (it Item) Open() (io.ReadSeekCloser, error) {
-	if it.Path == "" {
-		return nopCloser{bytes.NewReader(it.Data)}, nil
+// Bytes is one item's content, open for reading from the start. It reads
+// at offsets and seeks, so a retried request can send it again.
+type Bytes interface {
+	io.ReadSeekCloser
+	io.ReaderAt
+}
+
+// Open returns the item's bytes. A file is opened (and must still be of
+// its listed size); a git blob is read from the repository into memory
+// for as long as the caller holds it. Close it when done.
+func (it Item) Open() (Bytes, error) {
+	if it.git != nil {
+		b, err := it.git.read(it.Name, it.Size)
+		if err != nil {
+			return nil, err
+		}
+		return nopCloser{bytes.NewReader(b)}, nil
 	}
 	return OpenSized(it.Path, it.Size)
 }
+
+// Corpus is a listed corpus: its items' names and sizes, their bytes read
+// on demand (Item.Open). Close it when done: a git corpus keeps one `git
+// cat-file --batch` process to read blobs through.
+type Corpus struct {
+	Items []Item
+	git   *gitBlobs
+}
+
+// Close ends the corpus's reader process, if any; items opened after it
+// fail.
+func (c *Corpus) Close() error {
+	if c == nil || c.git == nil {
+		return nil
+	}
+	return c.git.close()
+}
+
+// Bytes is the items' total size.
+func (c *Corpus) Bytes() int64 { return TotalBytes(c.Items) }
 
 // OpenSized opens the file at path, which must still be size bytes long:
 // a file that changed since it was listed would upload other bytes than
@@ -69,9 +101,10 @@ const (
 	GitPrefix = "git:"
 )
 
-// Load reads the corpus that source names, "dir:PATH" or "git:PATH", at most
-// max items (0: all of them).
-func Load(ctx context.Context, source string, max int) ([]Item, error) {
+// Load lists the corpus that source names, "dir:PATH" or "git:PATH", at
+// most max items (0: all of them). Only names and sizes are held; close
+// the corpus when done.
+func Load(ctx context.Context, source string, max int) (*Corpus, error) {
 	if p, ok := strings.CutPrefix(source, DirPrefix); ok {
 		return FromDir(p, max)
 	}
@@ -118,7 +151,7 @@ func CheckSource(source string) error {
 // FromDir lists the regular files under dir in lexical order (symlinks are
 // not followed), at most max of them (0: all). Empty files count: they are
 // objects too.
-func FromDir(dir string, max int) ([]Item, error) {
+func FromDir(dir string, max int) (*Corpus, error) {
 	st, err := os.Stat(dir)
 	if err != nil {
 		return nil, err
@@ -152,93 +185,73 @@ func FromDir(dir string, max int) ([]Item, error) {
 	if len(items) == 0 {
 		return nil, fmt.Errorf("%s holds no files", dir)
 	}
-	return items, nil
+	return &Corpus{Items: items}, nil
 }
 
-// MaxGitBytes bounds the blobs FromGit reads into memory.
-const MaxGitBytes = 4 << 30
-
-// FromGit reads the blobs of the git repository at repo (a work tree or a
-// bare repository), ordered by id, at most max of them (0: all), into
-// memory. It runs the git command; every blob in the object store counts,
-// reachable from a branch or not.
-func FromGit(ctx context.Context, repo string, max int) ([]Item, error) {
+// FromGit lists the blobs of the git repository at repo (a work tree or
+// a bare repository), ordered by id, at most max of them (0: all). It runs
+// the git command; every blob in the object store counts, reachable from
+// a branch or not. Blobs are read when opened, through one `git cat-file
+// --batch` process the corpus keeps until Close: memory holds the list
+// (name and size), never the corpus.
+func FromGit(ctx context.Context, repo string, max int) (*Corpus, error) {
 	if _, err := exec.LookPath("git"); err != nil {
 		return nil, fmt.Errorf("git:%s needs the git command (apt-get install git): %w", repo, err)
 	}
-	out, err := gitOutput(ctx, repo, "cat-file", "--batch-all-objects", "--batch-check=%(objecttype) %(objectname) %(objectsize)")
-	if err != nil {
-		return nil, err
-	}
-	var items []Item
-	var total int64
-	for line := range strings.Lines(string(out)) {
-		f := strings.Fields(line)
-		if len(f) != 3 || f[0] != "blob" {
-			continue
-		}
-		size, err := strconv.ParseInt(f[2], 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("git cat-file: bad line %q", line)
-		}
-		if total += size; total > MaxGitBytes {
-			return nil, fmt.Errorf("git:%s: the blobs pass %d GiB, more than objbench reads into memory; choose fewer with a maximum count", repo, MaxGitBytes>>30)
-		}
-		items = append(items, Item{Name: f[1], Size: size})
-		if max > 0 && len(items) >= max {
-			break
-		}
-	}
-	if len(items) == 0 {
-		return nil, fmt.Errorf("git:%s holds no blobs", repo)
-	}
-	if err := readBlobs(ctx, repo, items); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-// readBlobs fills each item's Data with one `git cat-file --batch`.
-func readBlobs(ctx context.Context, repo string, items []Item) error {
-	var ids strings.Builder
-	for _, it := range items {
-		ids.WriteString(it.Name + "\n")
-	}
-	cmd := exec.CommandContext(ctx, "git", "-C", repo, "cat-file", "--batch")
-	cmd.Stdin = strings.NewReader(ids.String())
+	cmd := exec.CommandContext(ctx, "git", "-C", repo, "cat-file", "--batch-all-objects", "--batch-check=%(objecttype) %(objectname) %(objectsize)")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := cmd.Start(); err != nil {
-		return err
+		return nil, err
 	}
-	r := bufio.NewReaderSize(stdout, 1<<20)
-	readErr := func() error {
-		for i := range items {
-			head, err := r.ReadString('\n')
-			if err != nil {
-				return fmt.Errorf("git cat-file --batch: %w", err)
-			}
-			f := strings.Fields(head)
-			if len(f) != 3 || f[0] != items[i].Name || f[1] != "blob" || f[2] != strconv.FormatInt(items[i].Size, 10) {
-				return fmt.Errorf("git cat-file --batch: unexpected header %q for blob %s", strings.TrimSpace(head), items[i].Name)
-			}
-			items[i].Data = make([]byte, items[i].Size+1) // the content, then a newline
-			if _, err := io.ReadFull(r, items[i].Data); err != nil {
-				return fmt.Errorf("git cat-file --batch: blob %s: %w", items[i].Name, err)
-			}
-			items[i].Data = items[i].Data[:items[i].Size]
-		}
-		return nil
-	}()
-	_, _ = io.Copy(io.Discard, r)
+	items, listErr := listBlobs(bufio.NewReaderSize(stdout, 64<<10), max)
+	_, _ = io.Copy(io.Discard, stdout)
 	if err := cmd.Wait(); err != nil {
-		return fmt.Errorf("git -C %s cat-file --batch: %w: %s", repo, err, strings.TrimSpace(stderr.String()))
+		return nil, fmt.Errorf("git:%s: git cat-file: %w: %s", repo, err, strings.TrimSpace(stderr.String()))
 	}
-	return readErr
+	if listErr != nil {
+		return nil, listErr
+	}
+	if len(items) == 0 {
+		return nil, fmt.Errorf("git:%s holds no blobs", repo)
+	}
+	g, err := startBlobs(repo)
+	if err != nil {
+		return nil, err
+	}
+	for i := range items {
+		items[i].git = g
+	}
+	return &Corpus{Items: items, git: g}, nil
+}
+
+// listBlobs reads `git cat-file --batch-check` lines: the blobs' ids and
+// sizes, at most max (0: all).
+func listBlobs(r *bufio.Reader, max int) ([]Item, error) {
+	var items []Item
+	for {
+		line, err := r.ReadString('\n')
+		if f := strings.Fields(line); len(f) == 3 && f[0] == "blob" {
+			size, perr := strconv.ParseInt(f[2], 10, 64)
+			if perr != nil {
+				return nil, fmt.Errorf("git cat-file: bad line %q", line)
+			}
+			items = append(items, Item{Name: f[1], Size: size})
+			if max > 0 && len(items) >= max {
+				return items, nil
+			}
+		}
+		if err == io.EOF {
+			return items, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 }
 
 func gitOutput(ctx context.Context, repo string, args ...string) ([]byte, error) {
@@ -252,8 +265,8 @@ func gitOutput(ctx context.Context, repo string, args ...string) ([]byte, error)
 	return out, nil
 }
 
-// Bytes is the items' total size.
-func Bytes(items []Item) int64 {
+// TotalBytes is the items' total size.
+func TotalBytes(items []Item) int64 {
 	var n int64
 	for _, it := range items {
 		n += it.Size

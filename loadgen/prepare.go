@@ -33,10 +33,12 @@ func (r *runState) prepareStream(ctx context.Context, s *streamRun, sp workload.
 	wk := r.cfg.Worker
 	switch {
 	case ks.Source != "":
-		items, err := corpus.Load(ctx, ks.Source, ks.Count)
+		c, err := corpus.Load(ctx, ks.Source, ks.Count)
 		if err != nil {
 			return nil, fmt.Errorf("stream %s: %w", sp.Name, err)
 		}
+		r.closeAtEnd(c)
+		items := c.Items
 		r.wrote(space, sp.Data, corpusSizes(items))
 		store, pool := space.stores[0], space.pool
 		lo, hi := wk.Range(int64(len(items)))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"sync"
@@ -76,6 +77,10 @@ type Config struct {
 	// second once, in order. It is called from the streams' goroutines,
 	// concurrently for several streams, and must return quickly.
 	OnSecond func(stream string, sec result.Second)
+	// OpLog, if set, receives every op the run issues (--op-log).
+	OpLog OpLogger
+	// Replay, if set, replaces one stream of the workload by a trace.
+	Replay *Replay
 }
 
 // Outcome is what a run did.
@@ -113,7 +118,31 @@ type runState struct {
 	versioned    bool       // some stream works in a versioned bucket
 	// versionedStores are the stores known to keep versions.
 	versionedStores map[storage.Store]bool
-	stepNotes       []string // notes for the step being built (cleanup)
+	stepNotes       []string    // notes for the step being built (cleanup)
+	closers         []io.Closer // corpora read by prepare stages, closed when the run ends
+	// bucketNames names the buckets of stores opened for key spaces, for
+	// the op log; logStep is the step running, as the op log names it.
+	// Both change only between steps.
+	bucketNames map[storage.Store]string
+	logStep     string
+}
+
+// closeAtEnd keeps c (a corpus being uploaded) open until the run ends.
+func (r *runState) closeAtEnd(c io.Closer) {
+	r.mu.Lock()
+	r.closers = append(r.closers, c)
+	r.mu.Unlock()
+}
+
+// closeAll closes what closeAtEnd kept; a corpus's reader failing to
+// exit changes nothing the run measured.
+func (r *runState) closeAll() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, c := range r.closers {
+		_ = c.Close()
+	}
+	r.closers = nil
 }
 
 // abort stops the run (the first reason wins): no more steps but cleanup.
@@ -156,12 +185,13 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 	defer abortAll()
 	r := &runState{cfg: cfg, pools: map[string]*keyPool{}, stores: map[string]storage.Store{}, created: map[string]bool{}, removed: map[string]bool{},
 		blocks: map[workload.Data]*payload.Block{}, ratios: map[string]workload.Data{}, written: map[string][2]int64{}, maxErrors: cfg.MaxErrors, abortAll: abortAll,
-		drivers: cfg.Spec.DriverRanks()}
+		drivers: cfg.Spec.DriverRanks(), bucketNames: map[storage.Store]string{}}
 	r.book.wanted = wantsBook(cfg.Spec)
 	r.versioned, r.versionedStores = cfg.Spec.Versioned(), map[storage.Store]bool{}
 	if err := r.preflight(); err != nil {
 		return nil, err
 	}
+	defer r.closeAll()
 	out := &Outcome{}
 	var failed error
 	for _, st := range cfg.Spec.Stages {
@@ -197,7 +227,9 @@ func (r *runState) preflight() error {
 	for _, st := range r.cfg.Spec.Stages {
 		for _, s := range st.Streams {
 			for _, m := range s.Mix {
-				if op, _ := workload.CanonicalOp(m.Op); op == workload.OpMultipart && !multipart && st.Kind == result.KindMain {
+				if op, _ := workload.CanonicalOp(m.Op); op == workload.OpMultipart && !multipart && st.Kind == result.KindMain && !replayOf(r, st.Kind, s.Name) {
+					// (A replay's multipart uploads are counted as not
+					// implemented, each, beside the rest of its trace.)
 					return fmt.Errorf("stream %s: multipart needs a store with multipart uploads (S3), not this one", s.Name)
 				}
 			}
@@ -221,6 +253,7 @@ func (r *runState) runStage(ctx, runCtx context.Context, st workload.Stage, out 
 		}
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.cfg.CleanupTimeout)
 		defer cancel()
+		r.logStep = st.Name
 		if err := r.beforeStep(cctx, st, 0); err != nil {
 			return err
 		}
@@ -263,6 +296,7 @@ func (r *runState) runSteps(runCtx context.Context, st workload.Stage, rep, reps
 		if err := r.beforeStep(runCtx, st, i); err != nil {
 			return err
 		}
+		r.logStep = stepLabel(st, i, rep, reps)
 		var step result.Step
 		var err error
 		switch {
@@ -426,6 +460,9 @@ func (r *runState) newStream(ctx context.Context, kind workload.StageKind, sp wo
 	}
 	if s.work.s3, err = resolveS3(sp.S3); err != nil {
 		return nil, fmt.Errorf("stream %s: %w", sp.Name, err)
+	}
+	if replayOf(r, kind, sp.Name) {
+		return r.replayStream(s, kind)
 	}
 	if sp.Rate != nil && kind == workload.KindMain {
 		// The schedule is the whole run's; this worker serves slots r, r+N...

@@ -23,8 +23,9 @@ type streamRun struct {
 	run     *runState
 	work    streamWork
 	bounds  workload.Bounds
-	workers int       // closed loop: the workers; open loop: those started at once
-	sched   *schedule // open loop; nil: closed loop
+	workers int        // closed loop: the workers; open loop: those started at once
+	sched   *schedule  // open loop; nil: closed loop
+	replay  *replayRun // the stream replays a trace (Config.Replay)
 	series  *metrics.Series
 
 	opCtx                 context.Context // ops run under it: it outlives the stop by the grace

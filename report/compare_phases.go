@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -17,7 +18,11 @@ import (
 func WriteComparePhases(w io.Writer, labels []string, runs []*result.Run) error {
 	all := make([][]PhaseRow, len(runs))
 	for i, r := range runs {
-		rows, err := PhaseRows(r)
+		folded, err := foldPhases(r)
+		if err != nil {
+			return fmt.Errorf("%s: %w", labels[i], err)
+		}
+		rows, err := PhaseRows(folded)
 		if err != nil {
 			return fmt.Errorf("%s: %w", labels[i], err)
 		}
@@ -76,4 +81,42 @@ func pctCell(base, v int64) string {
 		return ""
 	}
 	return " (" + formatPct(100*float64(v-base)/float64(base)) + ")"
+}
+
+// foldPhases is r with each main step's repetitions folded into its first
+// one's phases (histograms add), as compare folds their rates: the rows
+// of a run with --repeat N then match those of a run without.
+func foldPhases(r *result.Run) (*result.Run, error) {
+	out := *r
+	out.Steps = nil
+	first := map[string]int{} // step name -> index in out.Steps
+	for _, st := range r.Steps {
+		if st.Repetition == 0 {
+			out.Steps = append(out.Steps, st)
+			continue
+		}
+		key := stepName(&st) + "\x00" + strconv.Itoa(st.Step)
+		i, ok := first[key]
+		if !ok {
+			st.Repetition = 0
+			st.Streams = append([]result.Stream(nil), st.Streams...)
+			first[key] = len(out.Steps)
+			out.Steps = append(out.Steps, st)
+			continue
+		}
+		into := &out.Steps[i]
+		for _, s := range st.Streams {
+			for j := range into.Streams {
+				if into.Streams[j].Name != s.Name {
+					continue
+				}
+				merged, err := result.MergePhases(into.Streams[j].Phases, s.Phases)
+				if err != nil {
+					return nil, err
+				}
+				into.Streams[j].Phases = merged
+			}
+		}
+	}
+	return &out, nil
 }

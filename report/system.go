@@ -10,6 +10,9 @@ import (
 	"github.com/objbench/objbench/sysmon"
 )
 
+// WriteVerdict prints the verdict lines of a run (as its table ends).
+func WriteVerdict(w io.Writer, r *result.Run) { writeVerdict(w, r) }
+
 // writeVerdict prints the verdict lines: one block per main step, labelled
 // when there is more than one. Steps too short to judge share one line, so
 // a sweep of short steps does not bury the table.

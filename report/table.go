@@ -47,12 +47,19 @@ func WriteTable(w io.Writer, r *result.Run) error {
 	if err := WriteRates(w, r); err != nil {
 		return err
 	}
+	if hasTransfers(r) {
+		fmt.Fprintln(w, "\nTransfers: whole objects over the wall time (the table above: their data requests, PART = one request)")
+		if err := WriteTransfers(w, r); err != nil {
+			return err
+		}
+	}
 	all := rows(r)
 	writeWorkers(w, r)
 	writeTTFB(w, all)
 	writePhases(w, r)
 	writeResponse(w, all)
 	writeErrors(w, all)
+	writeReplay(w, r)
 	fmt.Fprintln(w, "latencies in ms; OPS/S and THROUGHPUT: successful ops, and their bytes, that ended in the step's window, over its length (each step's line states it)")
 	if r.Target.Embedded {
 		fmt.Fprintln(w, "CPU is the whole process's: it includes the embedded server's work")

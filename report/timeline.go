@@ -29,6 +29,7 @@ type OpsSecond struct {
 }
 
 // TimelineWriter draws samples as a dstat-like table, one row per sample,
+// in dstat's default order (cpu | disk | net | paging | system),
 // for `objbench report --timeline` and `objbench monitor` alike.
 type TimelineWriter struct {
 	w       io.Writer
@@ -63,6 +64,7 @@ func (t *TimelineWriter) columns() []column {
 	}
 	cols = append(cols, column{"disk/s", "read", 5}, column{"disk/s", "writ", 5},
 		column{"net/s", "recv", 5}, column{"net/s", "send", 5},
+		column{"paging/s", "in", 5}, column{"paging/s", "out", 5},
 		column{"system/s", "int", 5}, column{"system/s", "csw", 5})
 	if t.self {
 		cols = append(cols, column{"obj", "cpu%", 4})
@@ -115,6 +117,7 @@ func (t *TimelineWriter) Row(s result.Sample, ops *OpsSecond) error {
 		t.pct(c.IRQ, false), t.pct(c.SoftIRQ, false),
 		t.opt("disk", t.num(s.Disk.ReadBytes, 1024)), t.opt("disk", t.num(s.Disk.WriteBytes, 1024)),
 		t.opt("net", t.num(s.Net.RecvBytes, 1024)), t.opt("net", t.num(s.Net.SendBytes, 1024)),
+		t.num(s.PageIn, 1024), t.num(s.PageOut, 1024),
 		t.num(s.Interrupts, 1000), t.num(s.CtxSwitches, 1000)}
 	if t.self {
 		own := cell{text: "-"}

@@ -42,6 +42,7 @@ func timelineResult(t *testing.T) *result.Run {
 		{Start: at(0.5), Dur: 1, CPU: busy, Net: result.NetIO{RecvBytes: 330 << 20, SendBytes: 2 << 20},
 			Interrupts: 21000, CtxSwitches: 145000, Proc: proc(1.8)},
 		{Start: at(1.5), Dur: 1, CPU: result.CPU{User: 55, Sys: 20, Idle: 1, IOWait: 24}, Disk: result.DiskIO{ReadBytes: 3 << 30},
+			PageIn: 48 << 10, PageOut: 1.5 * (1 << 20),
 			Net: result.NetIO{RecvBytes: 390 << 20, SendBytes: 2 << 20}, Interrupts: 23000, CtxSwitches: 150000, Proc: proc(1.75)},
 		{Start: at(2.5), Dur: 1, CPU: busy, Net: result.NetIO{RecvBytes: 380 << 20, SendBytes: 2 << 20},
 			Interrupts: 22000, CtxSwitches: 151000, Proc: proc(1.84)},

@@ -231,6 +231,11 @@ func mergeStep(steps []*Step, skews []time.Duration) (Step, error) {
 		out.FailedWorks = append(out.FailedWorks, s.FailedWorks...) // each worker judged its own part
 	}
 	out.Start, out.Elapsed = start, end.Sub(start)
+	tr, err := mergeTransfers(steps)
+	if err != nil {
+		return Step{}, err
+	}
+	out.Transfer = tr
 	var names []string
 	byName := map[string][]int{} // stream name -> indices into steps
 	for i, s := range steps {

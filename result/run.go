@@ -15,8 +15,13 @@ import (
 //	   tick counts; open-loop worker counts; cleanup notes; the spec as the
 //	   workload package encodes it
 //	3: streams' outages: periods the store could not be reached at all
-//	   (connections refused or reset), with the ops they lost
-const Version = 3
+//	   (connections refused or reset), with the ops they lost; request
+//	   phases and connections; repetitions
+//	4: a step's transfer: a whole-object transfer's objects, wall time,
+//	   object latency and verification (objbench transfer --out); a
+//	   replay's sources and their latencies (objbench replay); the
+//	   COSBench works that failed their afr (failed_works)
+const Version = 4
 
 // RunInfo identifies a run and says how it ended; a result file and its
 // summary both begin with it.
@@ -49,6 +54,8 @@ type Run struct {
 	// processes; Merge combines the parts into one Run with Workers set.
 	Worker  *Worker  `json:"worker,omitempty"`
 	Workers *Workers `json:"workers,omitempty"`
+	// Replay is set when the run replayed a trace (objbench replay).
+	Replay *Replay `json:"replay,omitempty"`
 }
 
 // Worker is one process of a run split across processes.

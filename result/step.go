@@ -43,6 +43,8 @@ type Step struct {
 	// Notes say what a step did besides ops: buckets created or kept,
 	// why the workflow stopped.
 	Notes []string `json:"notes,omitempty"`
+	// Transfer is a transfer's own figures (objbench transfer; version 4).
+	Transfer *Transfer `json:"transfer,omitempty"`
 	// FailedWorks names the streams (COSBench works) whose failed ops
 	// exceeded their acceptable failure ratio, judged at the step's end:
 	// the run failed, but the later stages ran.

@@ -63,6 +63,13 @@ type Options struct {
 	Engine            string
 	RendezvousTimeout time.Duration
 	MaxSkew           time.Duration
+	// OpLog, if set, receives every op (loadgen.Config.OpLog); the
+	// caller closes it.
+	OpLog loadgen.OpLogger
+	// Replay replaces a stream of sp by a trace (loadgen.Config.Replay);
+	// ReplayInfo, recorded in the result, says what was replayed.
+	Replay     *loadgen.Replay
+	ReplayInfo func() *result.Replay
 }
 
 // Run runs sp on tgt and returns its result, also when it fails part way
@@ -121,7 +128,7 @@ func Run(ctx context.Context, sp workload.Spec, tgt *Target, o Options) (*result
 		Grace: o.Grace, CleanupTimeout: o.CleanupTimeout, MaxErrors: o.MaxErrors, NoCleanup: o.NoCleanup,
 		Dataset: sp.Dataset != "" && !o.DeleteDataset, DeleteDataset: sp.Dataset != "" && o.DeleteDataset,
 		OpenLoopHorizon: o.OpenLoopHorizon, OpenBucket: tgt.BucketOpener(max(o.MaxConns, 1)),
-		OnStep: o.OnStep, StepStarted: w.stepStarted, OnSecond: o.OnSecond}
+		OnStep: o.OnStep, StepStarted: w.stepStarted, OnSecond: o.OnSecond, OpLog: o.OpLog, Replay: o.Replay}
 	hookLive(&cfg, view)
 	out, runErr := loadgen.Run(ctx, cfg)
 	meet.leave(ctx)
@@ -132,6 +139,9 @@ func Run(ctx context.Context, sp workload.Spec, tgt *Target, o Options) (*result
 	}
 	res.Steps, res.Interrupted, res.Aborted, res.CleanedUp = out.Steps, out.Interrupted, out.Aborted, out.CleanedUp
 	res.AbortDetail, res.CleanupNote = out.AbortDetail, out.CleanupNote
+	if o.ReplayInfo != nil {
+		res.Replay = o.ReplayInfo()
+	}
 	w.finish(res)
 	if view != nil {
 		view.Finish(outcome(res, runErr))

@@ -75,7 +75,7 @@ func TestInterruptLeavesNoUpload(t *testing.T) {
 	if l := uploads(); !strings.Contains(l, "ListMultipartUploadsResult") || strings.Contains(l, "<Upload>") {
 		t.Fatalf("uploads left on the server:\n%s", l)
 	}
-	if c, err := transfer.Verify(ctx, st, p); err != nil || c.Objects != 0 {
+	if c, err := transfer.Verify(ctx, st, p, nil); err != nil || c.Objects != 0 {
 		t.Fatalf("objects after an interrupted upload: %v %v", c, err)
 	}
 }

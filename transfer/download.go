@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/objbench/objbench/storage"
 )
@@ -32,7 +33,8 @@ func (r *runner) download(ctx context.Context, it Item) (err error) {
 		if f != nil {
 			w = io.NewOffsetWriter(f, off)
 		}
-		o := storage.GetOptions{}
+		tr, start := new(storage.Trace), time.Now()
+		o := storage.GetOptions{Trace: tr}
 		if !whole {
 			o.Range = &storage.Range{Offset: off, Length: size}
 		}
@@ -40,11 +42,8 @@ func (r *runner) download(ctx context.Context, it Item) (err error) {
 		if err == nil && n != size {
 			err = fmt.Errorf("get %s: %d bytes at %d, want %d (object changed?)", it.Key, n, off, size)
 		}
-		if err != nil {
-			return err
-		}
-		r.moved(size)
-		return nil
+		r.request(start, tr, size, err)
+		return err
 	})
 }
 

@@ -24,9 +24,9 @@ func ExampleRun() {
 		return
 	}
 	fmt.Println(res.Objects, "objects,", res.Parts, "parts,", res.Retries, "retries")
-	check, err := transfer.Verify(ctx, st, plan)
+	check, err := transfer.Verify(ctx, st, plan, res.ETags)
 	fmt.Println(check, err)
 	// Output:
 	// 2 objects, 4 parts, 0 retries
-	// verified: 2 objects, 20971520 bytes <nil>
+	// verified: 2 objects, 20971520 bytes (2 ETags as written) <nil>
 }

@@ -5,10 +5,19 @@ import (
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/objbench/objbench/result"
 )
 
 // Result is what a Run moved and how long it took.
 type Result struct {
+	// Start is when the Run began; Seconds are its data requests per
+	// second from then on (op PUT or GET), Phases where their time went
+	// (network stores): the records a result file's stream holds.
+	Start   time.Time         `json:"-"`
+	Seconds []result.Second   `json:"-"`
+	Phases  []result.OpPhases `json:"-"`
+
 	Download        bool          `json:"download"`
 	Objects         int64         `json:"objects"`
 	Bytes           int64         `json:"bytes"`
@@ -19,10 +28,15 @@ type Result struct {
 	PartConcurrency int           `json:"part_concurrency"`
 	Workers         int           `json:"workers"`
 	// Object is the latency of whole objects (first request to last
-	// answer), Part of single requests (one part, one ranged GET, or the
-	// one request of a small object).
+	// answer), Part of single data requests (one part, one ranged GET, or
+	// the one request of a small object), from the first attempt to the
+	// success.
 	Object Latency `json:"object_latency"`
 	Part   Latency `json:"part_latency"`
+	// ETags are what the store gave each uploaded object, by plan item
+	// ("" where it gave none or the object did not finish): Verify checks
+	// the listing against them.
+	ETags []string `json:"-"`
 }
 
 // MiBps is the throughput over the wall time.

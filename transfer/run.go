@@ -19,10 +19,12 @@ type runner struct {
 	o       Options
 	block   *payload.Block // nil unless the plan has generated items
 	lat     *latencies
+	reqs    *requests
 	parts   atomic.Int64
 	retries atomic.Int64
 	objects atomic.Int64
 	bytes   atomic.Int64
+	etags   []string // by item: what each upload got back
 }
 
 // Run moves the plan's objects to (upload) or from (download) st with
@@ -30,8 +32,12 @@ type runner struct {
 // the run; the Result then counts what was moved before.
 func Run(ctx context.Context, st storage.Store, p *Plan, o Options) (*Result, error) {
 	o = o.Resolve(p)
-	r := &runner{raw: st, o: o, lat: newLatencies()}
-	r.st = retry.New(st, retry.Policy{Retries: o.Retries, OnRetry: r.retried, OnSuccess: r.succeeded})
+	start := time.Now()
+	r := &runner{raw: st, o: o, lat: newLatencies(), reqs: newRequests(start, p.Download, st)}
+	if !p.Download {
+		r.etags = make([]string, len(p.Items))
+	}
+	r.st = retry.New(st, retry.Policy{Retries: o.Retries, OnRetry: r.retried})
 	if !p.Download && hasGenerated(p) {
 		b, err := payload.NewBlock(payload.DefaultBlockSize, p.Seed, 0)
 		if err != nil {
@@ -39,32 +45,38 @@ func Run(ctx context.Context, st storage.Store, p *Plan, o Options) (*Result, er
 		}
 		r.block = b
 	}
-	start := time.Now()
 	var next atomic.Int64
 	g, gctx := errgroup.WithContext(ctx)
 	for range o.Workers {
 		g.Go(func() error {
 			for i := next.Add(1) - 1; i < int64(len(p.Items)); i = next.Add(1) - 1 {
-				if err := r.move(gctx, p.Download, p.Items[i]); err != nil {
+				if err := r.move(gctx, p.Download, int(i), p.Items[i]); err != nil {
 					return err
 				}
 			}
 			return nil
 		})
 	}
+	var sweep errgroup.Group
+	stop := make(chan struct{})
+	sweep.Go(func() error { r.reqs.sweep(stop); return nil })
 	err := g.Wait()
-	res := &Result{
+	wall := time.Since(start)
+	close(stop)
+	_ = sweep.Wait()
+	secs, _ := r.reqs.series.Finish()
+	res := &Result{Start: start, Seconds: secs, Phases: r.reqs.series.Phases(),
 		Download: p.Download, Objects: r.objects.Load(), Bytes: r.bytes.Load(), Parts: r.parts.Load(),
-		Retries: r.retries.Load(), Wall: time.Since(start), PartSize: o.PartSize,
+		Retries: r.retries.Load(), Wall: wall, PartSize: o.PartSize,
 		PartConcurrency: o.PartConcurrency, Workers: o.Workers,
-		Object: summarize(r.lat.object), Part: summarize(r.lat.part),
+		Object: summarize(r.lat.object), Part: summarize(r.lat.part), ETags: r.etags,
 	}
 	return res, err
 }
 
 func hasGenerated(p *Plan) bool {
 	for _, it := range p.Items {
-		if it.Path == "" && it.Data == nil {
+		if it.Path == "" && it.Corpus == nil {
 			return true
 		}
 	}
@@ -72,13 +84,13 @@ func hasGenerated(p *Plan) bool {
 }
 
 // move transfers one object and accounts for it.
-func (r *runner) move(ctx context.Context, download bool, it Item) error {
+func (r *runner) move(ctx context.Context, download bool, i int, it Item) error {
 	start := time.Now()
 	var err error
 	if download {
 		err = r.download(ctx, it)
 	} else {
-		err = r.upload(ctx, it)
+		r.etags[i], err = r.upload(ctx, it)
 	}
 	if err != nil {
 		return err
@@ -91,8 +103,17 @@ func (r *runner) move(ctx context.Context, download bool, it Item) error {
 	return nil
 }
 
-// moved counts n bytes of one finished request.
-func (r *runner) moved(n int64) {
+// request accounts for one data request (a small object's PUT or GET,
+// a part, a ranged GET) that started at start and, without err, moved n
+// bytes: its latency runs from its first attempt to its success.
+func (r *runner) request(start time.Time, tr *storage.Trace, n int64, err error) {
+	end := time.Now()
+	if err != nil {
+		r.reqs.done(start, end, tr, 0, err)
+		return
+	}
+	r.reqs.done(start, end, tr, n, nil)
+	r.lat.record(r.lat.part, end.Sub(start))
 	r.parts.Add(1)
 	r.bytes.Add(n)
 	if r.o.Progress != nil {
@@ -101,16 +122,9 @@ func (r *runner) moved(n int64) {
 }
 
 // retried counts a request tried again.
-func (r *runner) retried(retry.Retry) { r.retries.Add(1) }
-
-// succeeded times a part's request, the attempt that succeeded: PUTs and
-// part uploads when uploading, GETs when downloading (creating and
-// completing a multipart upload are not parts).
-func (r *runner) succeeded(op, _ string, took time.Duration) {
-	switch op {
-	case retry.OpPut, retry.OpUploadPart, retry.OpGet:
-		r.lat.record(r.lat.part, took)
-	}
+func (r *runner) retried(rt retry.Retry) {
+	r.retries.Add(1)
+	r.reqs.failedAttempt(rt)
 }
 
 // forEachPart calls part for every part of an object of size bytes, with

@@ -1,6 +1,7 @@
 package transfer_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -64,7 +65,7 @@ func roundTrip(t *testing.T, st storage.Store, up *transfer.Plan, o transfer.Opt
 	if res.Object.Count != res.Objects || res.Part.Count != res.Parts || res.Part.P99 <= 0 {
 		t.Errorf("histograms: %+v / %+v for %d objects, %d parts", res.Object, res.Part, res.Objects, res.Parts)
 	}
-	c, err := transfer.Verify(ctx, st, up)
+	c, err := transfer.Verify(ctx, st, up, res.ETags)
 	if err != nil || !c.OK() {
 		t.Fatalf("verify: %v %v", c, err)
 	}
@@ -313,7 +314,7 @@ func TestExactKeyAndDirectoryPrefix(t *testing.T) {
 		if _, err := transfer.Run(ctx, st, p, transfer.Options{}); err != nil {
 			t.Fatal(err)
 		}
-		if c, err := transfer.Verify(ctx, st, p); err != nil || !c.OK() {
+		if c, err := transfer.Verify(ctx, st, p, nil); err != nil || !c.OK() {
 			t.Errorf("%s: %v %v", key, c, err)
 		}
 	}
@@ -325,5 +326,57 @@ func TestExactKeyAndDirectoryPrefix(t *testing.T) {
 	}
 	if _, err := transfer.DownloadPlan(ctx, st, "nothing", transfer.NullDest, false); err == nil {
 		t.Error("download of nothing: no error")
+	}
+}
+
+// TestSecondUploadIntoTheSamePrefix is seed 000's sequence: file10g, then
+// file100g into the same prefix. The second transfer checks the key it
+// wrote and reports the first one's object, not fails on it; an object
+// replaced or removed after the upload fails the check.
+func TestSecondUploadIntoTheSamePrefix(t *testing.T) {
+	ctx := context.Background()
+	for name, st := range map[string]storage.Store{"mem": mem.New(), "embedded": embedded(t)} {
+		t.Run(name, func(t *testing.T) {
+			upload := func(src, key string) (*transfer.Plan, *transfer.Result) {
+				t.Helper()
+				p, err := transfer.UploadPlan(src, key, 3)
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, err := transfer.Run(ctx, st, p, transfer.Options{PartSize: 5 * mib})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return p, res
+			}
+			p1, r1 := upload("gen:6MiB", "file/file10g")
+			if c, err := transfer.Verify(ctx, st, p1, r1.ETags); err != nil || !c.OK() || c.Others != 0 {
+				t.Fatalf("first: %v %v", c, err)
+			}
+			// Into the directory file/: the other object is under it too.
+			p2, r2 := upload("gen:2x1MiB", "file/")
+			c, err := transfer.Verify(ctx, st, p2, r2.ETags)
+			if err != nil || !c.OK() || c.Objects != 2 || c.Others != 1 || c.OtherBytes != 6*mib {
+				t.Fatalf("second: %+v %v", c, err)
+			}
+			if c.Compared != 2 || !strings.Contains(c.String(), "verified: 2 objects, 2097152 bytes") ||
+				!strings.Contains(c.String(), "1 objects, 6291456 bytes already under the prefix") {
+				t.Errorf("second: %s (%d ETags compared)", c, c.Compared)
+			}
+			// Another writer replaces one key with other bytes of the same
+			// size, and deletes the other.
+			other := make([]byte, mib)
+			other[0] = 1
+			if _, err := st.Put(ctx, p2.Items[0].Key, bytes.NewReader(other), mib, storage.PutOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			if err := st.Delete(ctx, p2.Items[1].Key); err != nil {
+				t.Fatal(err)
+			}
+			c, err = transfer.Verify(ctx, st, p2, r2.ETags)
+			if err != nil || c.OK() || c.Changed != 1 || c.Missing != 1 || c.Objects != 0 {
+				t.Errorf("after another writer: %+v %v", c, err)
+			}
+		})
 	}
 }

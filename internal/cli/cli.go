@@ -140,6 +140,7 @@ Every run prints a latency/throughput table and writes a result file
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(newRunCommand(env))
+	root.AddCommand(newReplayCommand(env))
 	for _, op := range benchOps {
 		root.AddCommand(newOpCommand(env, op))
 	}

@@ -27,7 +27,8 @@ func TestGetAndDeleteOnARealCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := corpus.Bytes(items)
+	want := items.Bytes()
+	_ = items.Close()
 
 	out := filepath.Join(t.TempDir(), "g.json")
 	if code, _, errs := execute(t, nil, "get", "--from-git", repo, "--max-objects", "4", "--ops", "40", "-c", "2", "-q", "--out", out); code != 0 {

@@ -29,7 +29,7 @@ const maxRepeat = 1000
 // decides the exit code.
 func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) error {
 	note := notes(env, o.quiet)
-	if errs := sp.Validate(); len(errs) > 0 {
+	if errs := sp.Validate(); len(errs) > 0 && o.plan == nil {
 		return usageError{errors.Join(errs...)}
 	}
 	if o.repeat < 1 || o.repeat > maxRepeat {
@@ -45,6 +45,14 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 	if runID == "" {
 		runID = run.NewRunID()
 	}
+	var pl *planned
+	if o.plan != nil { // the workload comes from reading an input that needs the run's namespace (a replay)
+		if pl, err = o.plan(runID); err != nil {
+			return err
+		}
+		defer pl.close()
+		sp = pl.spec
+	}
 	place, err := placeResult(o.out, runID, wk)
 	if err != nil {
 		return err
@@ -55,6 +63,9 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 		return err
 	}
 	maxConc := maxConcurrency(sp, o.target.timeout)
+	if pl != nil {
+		maxConc = max(maxConc, pl.workers)
+	}
 	if err := checkOpenFiles(maxConc); err != nil {
 		closeListener(ln)
 		return err
@@ -75,6 +86,11 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 			return inputf("--cosbench-csv %s: %v", o.cosbenchCSV, err)
 		}
 	}
+	ol, err := createOpLog(o.opLog)
+	if err != nil {
+		closeListener(ln)
+		return err
+	}
 	if ln != nil {
 		note("live view: http://%s/", browsable(ln.Addr()))
 	}
@@ -94,6 +110,12 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 		MaxConns: maxConc, LinkSpeed: o.linkBps, Live: ln, Note: note, Repeat: o.repeat,
 		Worker: wk, Engine: engine, RendezvousTimeout: o.dist.rendezvousTO, MaxSkew: o.dist.maxSkew,
 		OnStep: func(st workload.Stage, i int) { note("%s", describeStep(st, i)) }}
+	if ol != nil {
+		opts.OpLog = ol
+	}
+	if pl != nil {
+		opts.Replay, opts.ReplayInfo = pl.replay, pl.info
+	}
 	if o.memProfile != "" {
 		snap := heapProfileAtMainEnd(o.memProfile)
 		onStep := opts.OnStep
@@ -102,6 +124,18 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 	prog := withProgress(env, o.quiet, &opts)
 	res, runErr := run.Run(ctx, sp, tgt, opts)
 	prog.done()
+	if ol != nil {
+		if err := ol.Close(); err != nil {
+			runErr = errors.Join(runErr, fmt.Errorf("--op-log %s: %w", o.opLog, err))
+		} else if res != nil {
+			note("op log: %s", o.opLog)
+		}
+	}
+	if pl != nil && pl.err != nil {
+		if err := pl.err(); err != nil {
+			runErr = errors.Join(runErr, err)
+		}
+	}
 	if res == nil {
 		return runErr
 	}

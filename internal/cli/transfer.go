@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"net/url"
 	"strings"
 
@@ -10,6 +9,7 @@ import (
 
 	"github.com/objbench/objbench/corpus"
 	"github.com/objbench/objbench/payload"
+	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/storage"
 	"github.com/objbench/objbench/transfer"
 	"github.com/objbench/objbench/units"
@@ -28,6 +28,8 @@ type transferOptions struct {
 	quiet           bool
 	corpus          corpusFlags
 	timeline        bool
+	repeat          int
+	linkSpeed       string
 }
 
 func newTransferCommand(env Env) *cobra.Command {
@@ -45,12 +47,20 @@ Objects larger than --part-size move in parts (multipart upload, ranged
 GETs), --part-concurrency parts in flight per object and --workers objects
 in flight (s5cmd's --concurrency and --numworkers). Failed requests are
 retried with backoff and counted; a failed multipart upload is aborted.
-Afterwards the prefix is listed: count and bytes must equal what was
-sent, or the run fails.
+Afterwards the prefix is listed: every key the upload wrote must be
+there, of its size and with the ETag its upload got back, or the run
+fails; objects already under the prefix are reported, not failed.
+
+The machine is sampled each second and judged (disk, network, CPU or the
+store?), as for any run; --out writes an ordinary result file that
+objbench report, compare, merge and report --html read: its stream holds
+the data requests (PUT or GET) per second, its step the whole objects.
+--repeat N moves the objects N times, one step each.
 
 Real corpora: --from-dir DIR uploads every file of a tree (a maildir),
 --from-git REPO every blob of a git repository (a public-inbox archive
-holds one email per blob; keys are the blob ids), read into memory first;
+holds one email per blob; keys are the blob ids), each blob read when its
+upload starts (memory holds the list of names and sizes, not the corpus);
 then only DST is given. --max-objects N takes the first N objects of any
 source. Afterwards objbench get/stat --no-prepare --prefix PREFIX reads
 them back by listing.
@@ -91,9 +101,11 @@ endpoint, e.g. --endpoint-url https://s3.eu-west-1.amazonaws.com --addressing vi
 	f.BoolVar(&o.force, "force", false, "download: replace local files that already exist")
 	f.StringVar(&o.checksum, "checksum", "", "uploads (and each part) carry this checksum for the target to verify: crc32, crc32c, crc64nvme, sha1, sha256 or md5; "+
 		"ALG/trailer sends it after the body (aws-chunked), as the AWS SDKs do")
-	f.StringVar(&o.out, "out", "", "write the result as JSON to this file")
+	f.StringVarP(&o.out, "out", "o", "", "write the result file (objbench report, compare, merge and report --html read it)")
+	f.IntVar(&o.repeat, "repeat", 1, "move the same objects this many times, one step each; compare takes the repetitions as its samples")
+	f.StringVar(&o.linkSpeed, "link-speed", "", "network link capacity in bits/s (10G, 25Gbit) for the verdict (default: /sys/class/net/*/speed)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress and notes")
-	f.BoolVar(&o.timeline, "timeline", false, "watch the machine: sample CPU, disk, network, interrupts and context switches each second and print them beside the objects and MiB/s moved")
+	f.BoolVar(&o.timeline, "timeline", false, "print what the machine did each second (CPU, disk, network, paging, interrupts, context switches) beside the requests, MiB/s and p99 of the transfer (it is always sampled, for the verdict and the result file)")
 	o.corpus.register(f, "upload")
 	f.IntVar(&o.corpus.maxObjects, "max-objects", 0, "upload at most this many objects: the first ones of the source (default: all)")
 	return cmd
@@ -157,6 +169,13 @@ func runTransfer(ctx context.Context, env Env, o *transferOptions, src, dst stri
 			return err
 		}
 	}
+	if o.repeat < 1 {
+		return usagef("--repeat %d: want 1 or more", o.repeat)
+	}
+	linkBps, err := parseLinkSpeed(o.linkSpeed)
+	if err != nil {
+		return err
+	}
 	bucket, prefix := dstBucket, dstPrefix
 	if down {
 		bucket, prefix = srcBucket, srcPrefix
@@ -166,12 +185,14 @@ func runTransfer(ctx context.Context, env Env, o *transferOptions, src, dst stri
 		if o.seed == 0 {
 			o.seed = payload.RandomSeed()
 		}
-		if plan, err = uploadPlan(ctx, src, prefix, o.seed, o.corpus.maxObjects); err != nil {
+		var c *corpus.Corpus
+		if plan, c, err = uploadPlan(ctx, src, prefix, o.seed, o.corpus.maxObjects); err != nil {
 			return inputf("%v", err)
 		}
+		defer func() { _ = c.Close() }()
 		plan.Limit(o.corpus.maxObjects)
 	}
-	st, closeStore, err := o.openBucket(ctx, env, bucket, notes(env, o.quiet))
+	st, info, closeStore, err := o.openBucket(ctx, env, bucket, notes(env, o.quiet))
 	if err != nil {
 		return err
 	}
@@ -181,33 +202,36 @@ func runTransfer(ctx context.Context, env Env, o *transferOptions, src, dst stri
 			return err
 		}
 	}
-	return o.execute(ctx, env, st, plan, opts, src, dst)
+	info.Namespace = plan.Prefix
+	return o.execute(ctx, env, st, info, plan, opts, linkBps, src, dst)
 }
 
-// uploadPlan plans an upload from a path, gen: or a corpus (dir:, git:).
-func uploadPlan(ctx context.Context, src, prefix string, seed uint64, maxObjects int) (*transfer.Plan, error) {
+// uploadPlan plans an upload from a path, gen: or a corpus (dir:, git:);
+// the corpus, if any, must stay open while the plan runs.
+func uploadPlan(ctx context.Context, src, prefix string, seed uint64, maxObjects int) (*transfer.Plan, *corpus.Corpus, error) {
 	if corpus.CheckSource(src) != nil {
-		return transfer.UploadPlan(src, prefix, seed)
+		p, err := transfer.UploadPlan(src, prefix, seed)
+		return p, nil, err
 	}
-	items, err := corpus.Load(ctx, src, maxObjects)
+	c, err := corpus.Load(ctx, src, maxObjects)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return transfer.CorpusPlan(items, prefix), nil
+	return transfer.CorpusPlan(c, prefix), c, nil
 }
 
 // openBucket opens bucket at the endpoint of the flags, or in the embedded
 // server (created there) when there is none.
-func (o *transferOptions) openBucket(ctx context.Context, env Env, bucket string, note func(string, ...any)) (storage.Store, func(context.Context) error, error) {
+func (o *transferOptions) openBucket(ctx context.Context, env Env, bucket string, note func(string, ...any)) (storage.Store, result.Target, func(context.Context) error, error) {
 	t := &o.target
 	if t.bucket != "" && t.bucket != bucket {
-		return nil, nil, usagef("--bucket %s and s3://%s disagree", t.bucket, bucket)
+		return nil, result.Target{}, nil, usagef("--bucket %s and s3://%s disagree", t.bucket, bucket)
 	}
 	if t.endpoint == "" {
 		t.endpoint = env.Getenv("AWS_ENDPOINT_URL")
 	}
 	if u, err := url.Parse(t.endpoint); t.endpoint != "" && (err != nil || u.Host == "") {
-		return nil, nil, usagef("bad --endpoint-url %q: want http://HOST[:PORT] or https://HOST[:PORT]", t.endpoint)
+		return nil, result.Target{}, nil, usagef("bad --endpoint-url %q: want http://HOST[:PORT] or https://HOST[:PORT]", t.endpoint)
 	}
 	embedded := t.endpoint == ""
 	if !embedded {
@@ -218,10 +242,12 @@ func (o *transferOptions) openBucket(ctx context.Context, env Env, bucket string
 	maxConns := max(64, max(o.workers, 1)*max(o.partConcurrency, 1))
 	ot, err := t.open(ctx, env, maxConns, note)
 	if err != nil {
-		return nil, nil, err
+		return nil, result.Target{}, nil, err
 	}
+	info := ot.Info
+	info.Bucket = bucket
 	if !embedded || ot.Info.Bucket == bucket {
-		return ot.Store, ot.Close, nil
+		return ot.Store, info, ot.Close, nil
 	}
 	st, err := ot.Bucket(ctx, bucket, maxConns)
 	if err == nil {
@@ -233,10 +259,7 @@ func (o *transferOptions) openBucket(ctx context.Context, env Env, bucket string
 	}
 	if err != nil {
 		_ = ot.Close(ctx)
-		return nil, nil, err
+		return nil, result.Target{}, nil, err
 	}
-	return st, ot.Close, nil
+	return st, info, ot.Close, nil
 }
-
-// errVerify marks a transfer whose destination does not hold what was sent.
-var errVerify = errors.New("verification failed")

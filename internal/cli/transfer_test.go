@@ -2,15 +2,16 @@ package cli_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/objbench/objbench/corpus"
 	"github.com/objbench/objbench/internal/testenv"
+	"github.com/objbench/objbench/result"
 )
 
 func TestTransferOutOfTheBox(t *testing.T) {
@@ -45,7 +46,8 @@ func TestTransferCorpora(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := fmt.Sprintf("verified: 3 objects, %d bytes", corpus.Bytes(items))
+	want := fmt.Sprintf("verified: 3 objects, %d bytes", items.Bytes())
+	_ = items.Close()
 	code, out, errs := execute(t, nil, "transfer", "--from-git", repo, "--max-objects", "3", "s3://mail/inbox/", "-q")
 	if code != 0 || !strings.Contains(out, want) {
 		t.Fatalf("--from-git: exit %d, want %q\n%s\n%s", code, want, out, errs)
@@ -81,33 +83,102 @@ func TestTransferCorpusUsage(t *testing.T) {
 }
 
 // TestTransferTimeline: --timeline prints the machine's seconds beside the
-// transfer's, and every byte moved is in some second of the JSON timeline.
+// transfer's requests, with their p99 and the machine's paging, and every
+// byte moved is in some second of the result file's stream.
 func TestTransferTimeline(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "t.json")
-	code, stdout, errs := execute(t, nil, "transfer", "gen:4x6MiB", "s3://bench/t/", "--timeline", "-q", "--out", out)
+	code, stdout, errs := execute(t, nil, "transfer", "gen:4x6MiB", "s3://bench/t/", "--part-size", "5MiB", "--timeline", "-q", "--out", out)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, errs)
 	}
-	for _, want := range []string{"cpu %", "disk/s", "net/s", "MiB/s", "verified: 4 objects"} {
+	for _, want := range []string{"cpu %", "disk/s", "net/s", "paging/s", "MiB/s", "p99ms", "verified: 4 objects", "verdict"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout)
 		}
 	}
-	var rep struct {
-		Timeline []struct{ Objects, Bytes int64 }
-	}
-	raw, err := os.ReadFile(out)
-	if err == nil {
-		err = json.Unmarshal(raw, &rep)
-	}
+	res, err := result.Read(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var objs, bytes int64
-	for _, s := range rep.Timeline {
-		objs, bytes = objs+s.Objects, bytes+s.Bytes
+	if len(res.Steps) != 1 || res.Steps[0].Transfer == nil || res.System == nil || len(res.System.Verdicts) != 1 {
+		t.Fatalf("result: %d steps, system %v", len(res.Steps), res.System != nil)
 	}
-	if len(rep.Timeline) == 0 || objs != 4 || bytes != 4*6<<20 {
-		t.Errorf("timeline of %d seconds holds %d objects, %d bytes; want 4, %d", len(rep.Timeline), objs, bytes, 4*6<<20)
+	st := res.Steps[0]
+	var reqs, bytes int64
+	for _, sec := range st.Streams[0].Seconds {
+		for _, o := range sec.Ops {
+			reqs, bytes = reqs+o.Ops, bytes+o.Bytes
+		}
+	}
+	if reqs != 8 || bytes != 4*6<<20 || st.Transfer.Objects != 4 || st.Transfer.Parts != 8 || !st.Transfer.Check.Verified {
+		t.Errorf("stream holds %d requests, %d bytes; transfer %+v", reqs, bytes, st.Transfer)
+	}
+	// Each timeline row with requests in it has their p99.
+	rows := 0
+	for line := range strings.Lines(stdout) {
+		f := strings.Fields(line)
+		if len(f) > 3 && strings.Count(line, "|") >= 7 && strings.Contains(line, ":") && f[len(f)-3] != "0" {
+			rows++
+			if _, err := strconv.ParseFloat(f[len(f)-1], 64); err != nil {
+				t.Errorf("row without a p99: %q", line)
+			}
+		}
+	}
+	if rows == 0 {
+		t.Errorf("no timeline row with requests:\n%s", stdout)
+	}
+}
+
+// TestTransferResultIsAResult: a transfer's --out file is read by report
+// (its tables and --timeline), report --html, compare and merge; --repeat
+// N makes N numbered steps that compare folds into one row.
+func TestTransferResultIsAResult(t *testing.T) {
+	dir := t.TempDir()
+	one, three := filepath.Join(dir, "one.json"), filepath.Join(dir, "three.json")
+	for _, args := range [][]string{
+		{"transfer", "gen:3x1MiB", "s3://bench/r/", "-q", "--out", one},
+		{"transfer", "gen:3x1MiB", "s3://bench/r/", "-q", "--out", three, "--repeat", "3"},
+	} {
+		if code, stdout, errs := execute(t, nil, args...); code != 0 {
+			t.Fatalf("%v: exit %d\n%s%s", args, code, stdout, errs)
+		}
+	}
+	res, err := result.Read(three)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Steps) != 3 {
+		t.Fatalf("--repeat 3: %d steps", len(res.Steps))
+	}
+	for i, s := range res.Steps {
+		if s.Repetition != i+1 || s.Transfer == nil || s.Transfer.Objects != 3 || !s.Transfer.Check.Verified {
+			t.Errorf("step %d: repetition %d, transfer %+v", i, s.Repetition, s.Transfer)
+		}
+	}
+	code, stdout, errs := execute(t, nil, "report", three)
+	if code != 0 || !strings.Contains(stdout, "upload #3  PUT") || !strings.Contains(stdout, "repetition 3: verified: 3 objects") {
+		t.Errorf("report: exit %d\n%s%s", code, stdout, errs)
+	}
+	if code, stdout, errs = execute(t, nil, "report", one, "--timeline"); code != 0 || !strings.Contains(stdout, "paging/s") {
+		t.Errorf("report --timeline: exit %d\n%s%s", code, stdout, errs)
+	}
+	html := filepath.Join(dir, "r.html")
+	if code, _, errs = execute(t, nil, "report", three, "--html", html); code != 0 {
+		t.Errorf("report --html: exit %d\n%s", code, errs)
+	} else if b, err := os.ReadFile(html); err != nil || !strings.Contains(string(b), "<svg") {
+		t.Errorf("report --html wrote no charts: %v", err)
+	}
+	code, stdout, errs = execute(t, nil, "compare", one, three)
+	table, phases, _ := strings.Cut(stdout, "Where the time goes")
+	if code != 0 || strings.Count(table, "upload") != 1 || !strings.Contains(table, "three.json") || strings.Contains(phases, "missing") {
+		t.Errorf("compare: exit %d, want one folded upload row\n%s%s", code, stdout, errs)
+	}
+	merged := filepath.Join(dir, "m.json")
+	if code, _, errs = execute(t, nil, "merge", three, "-o", merged); code != 0 {
+		t.Fatalf("merge: exit %d\n%s", code, errs)
+	}
+	m, err := result.Read(merged)
+	if err != nil || len(m.Steps) != 3 || m.Steps[2].Transfer == nil || m.Steps[2].Transfer.Objects != 3 {
+		t.Errorf("merged: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package testenv
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -33,6 +34,41 @@ func GitRepo(tb testing.TB, contents []string) string {
 		}
 		git("add", "m")
 		git("commit", "-q", "-m", fmt.Sprintf("email %d", i+1))
+	}
+	return dir
+}
+
+// GitBlobs makes a bare repository holding n blobs of size bytes each
+// (distinct, incompressible-ish text), written with one git fast-import,
+// and returns its directory. It skips the test where git is missing.
+func GitBlobs(tb testing.TB, n, size int) string {
+	tb.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		tb.Skip("no git command here (apt-get install git)")
+	}
+	dir := tb.TempDir()
+	if out, err := exec.Command("git", "init", "-q", "--bare", dir).CombinedOutput(); err != nil {
+		tb.Fatalf("git init: %v\n%s", err, out)
+	}
+	var stream bytes.Buffer
+	body := make([]byte, size)
+	x := uint64(1)
+	for i := range n {
+		for j := range body {
+			x ^= x << 13
+			x ^= x >> 7
+			x ^= x << 17
+			body[j] = 'a' + byte(x%26)
+		}
+		copy(body, fmt.Sprintf("%d\n", i))
+		fmt.Fprintf(&stream, "blob\ndata %d\n", size)
+		stream.Write(body)
+		stream.WriteByte('\n')
+	}
+	cmd := exec.Command("git", "-C", dir, "fast-import", "--quiet")
+	cmd.Stdin = &stream
+	if out, err := cmd.CombinedOutput(); err != nil {
+		tb.Fatalf("git fast-import: %v\n%s", err, out)
 	}
 	return dir
 }
