@@ -141,10 +141,10 @@ type Summary struct {
 	Records, Failed int64
 	// Skipped counts the requests of ops not synthesized (copies, batch
 	// deletes, version listings, compare-and-swap writes).
-	Skipped int64
-	First, Last     time.Time
-	Ops             [metrics.NumOps]int64
-	Rate            rateStats
+	Skipped     int64
+	First, Last time.Time
+	Ops         [metrics.NumOps]int64
+	Rate        rateStats
 	// OpenLoop is false only for an op log of a closed-loop run (worker
 	// ids, no intended starts): production traffic arrives on its own.
 	OpenLoop bool
