@@ -27,7 +27,7 @@ func newOpCommand(env Env, op string) *cobra.Command {
 		Use:   op + " [flags]",
 		Short: opHelp[op],
 		Example: fmt.Sprintf(`  objbench %[1]s                                  # embedded server, 10 s
-  objbench %[1]s --endpoint-url http://127.0.0.1:9000 --bucket b --size 4MiB --concurrency 1,4,16 --duration 30s
+  objbench %[1]s --endpoint-url http://127.0.0.1:9000 --bucket bench --size 4MiB --concurrency 1,4,16 --duration 30s
   objbench %[1]s --target file:///mnt/nvme --size 1MiB --ops 10000`, op),
 		Args: noArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -58,7 +58,7 @@ say otherwise. Everything the run writes lives under objbench/RUN-ID/ in
 its buckets; buckets are created only when missing and removed only when
 this run created them.`,
 		Example: `  objbench run
-  objbench run --endpoint-url http://127.0.0.1:9000 --bucket b --duration 30s
+  objbench run --endpoint-url http://127.0.0.1:9000 --bucket bench --duration 30s
   objbench run examples/cosbench-80-20.yaml
   objbench run --dry-run s3-config-sample.xml
   objbench run --scale 0.01 --endpoint-url http://127.0.0.1:9000 s3-config-sample.xml`,

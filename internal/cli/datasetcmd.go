@@ -27,7 +27,7 @@ target's bucket, or, given the workload file that wrote it, in every bucket
 it names (a COSBench workload's containers). Nothing outside that prefix is
 touched, and buckets are kept. This is the only way a data set is deleted:
 runs with --dataset skip their cleanup and dispose stages.`,
-		Example: `  objbench dataset rm train --endpoint-url http://127.0.0.1:9000 --bucket b
+		Example: `  objbench dataset rm train --endpoint-url http://127.0.0.1:9000 --bucket bench
   objbench dataset rm cos1 --endpoint-url http://127.0.0.1:9000 prepare.xml`,
 		Args: positional(1, 2, "the data set's name, and the workload file that names its buckets"),
 		RunE: func(cmd *cobra.Command, args []string) error {

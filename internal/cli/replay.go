@@ -52,7 +52,7 @@ source recorded beside the replay's.
 With --synthesize, nothing is sent: the log becomes a workload file (op
 mix, sizes, key popularity, rate, read-after-write) for objbench run.`,
 		Example: `  objbench replay ops.jsonl.zst                           # an op log, on the embedded server
-  objbench replay --endpoint-url http://127.0.0.1:9000 --bucket b --speed 2 access-logs/
+  objbench replay --endpoint-url http://127.0.0.1:9000 --bucket bench --speed 2 access-logs/
   objbench replay --window 10m..20m --ops 100000 --anonymize cloudtrail/
   objbench replay --speed max -c 64 trace.json
   objbench replay --synthesize access-logs/ -o workload.yaml`,
