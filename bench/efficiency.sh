@@ -25,20 +25,7 @@ go build -o bin/floor ./bench/floor
 ep="http://127.0.0.1:$MINIO_PORT"
 
 w=$(mktemp -d)
-cpu_per() { # result-file  op  unit-bytes(0: per op): client CPU of the main steps per op (µs) or per GiB (s)
-  python3 - "$@" <<'PY'
-import json, sys
-r = json.load(open(sys.argv[1])); op = sys.argv[2]; unit = int(sys.argv[3])
-cpu = ops = byt = 0
-for st in r["steps"]:
-    if st["kind"] != "main": continue
-    cpu += (st["cpu_user_ns"] + st["cpu_sys_ns"]) / 1e9
-    for s in st["streams"]:
-        for t in s["totals"]:
-            if t["op"] == op: ops += t["ok"]; byt += t["bytes"]
-print(f"{cpu / ops * 1e6:.1f} µs/op" if unit == 0 else f"{cpu / (byt / 2**30):.3f} CPU-s/GiB")
-PY
-}
+. bench/cpu-lib.sh # cpu_per
 echo "== 1. client CPU per 4 KiB op against MinIO (${secs}s steps)"
 for c in 8 64; do
   for op in get put; do

@@ -59,6 +59,11 @@ func TestMinIOKilledMidRunIsAnOutage(t *testing.T) {
 			t.Errorf("the table does not show the outage:\n%s", text)
 		}
 	}
+	// The timeline draws it where it began, before that second's row.
+	tl := objbench(t, dir, nil, "report", out, "--timeline").mustSucceed(t).stdout
+	if !strings.Contains(tl, "# store unreachable from") {
+		t.Errorf("the timeline does not show the outage:\n%s", tl)
+	}
 }
 
 // maxLost bounds the ops workers backing off lose in an outage: each waits

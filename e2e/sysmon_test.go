@@ -47,7 +47,7 @@ func TestTinyObjectRunOnEmbeddedServerIsClientBound(t *testing.T) {
 		t.Errorf("the target is on loopback, but lo is not counted: %v", res.System.Interfaces)
 	}
 	tl := objbench(t, dir, nil, "report", out, "--timeline").mustSucceed(t)
-	for _, want := range []string{"usr  sys  idl  wai  stl  irq sirq|  read  writ|  recv  send|    in   out|   int   csw", "paging/s",
+	for _, want := range []string{"usr  sys  idl  wai  stl  irq sirq|  read  writ|  recv  send|    in   out|   int   csw", "- paging/s -",
 		"ops/s   MiB/s  p99ms", "# step 1: main conc 32", "verdict: client-bound"} {
 		if !strings.Contains(tl.stdout, want) {
 			t.Errorf("timeline lacks %q:\n%s", want, tl.stdout)

@@ -23,9 +23,10 @@ type errorWatch struct {
 }
 
 // newErrorWatch returns the watch for a step of st, or nil when the stage
-// never stops on errors. Cleanup always runs to the end.
+// never stops on errors (or is judged at its end). Cleanup always runs to
+// the end.
 func newErrorWatch(st workload.Stage) *errorWatch {
-	if st.OnError == nil || st.Kind == result.KindCleanup || st.OnError.MaxErrorRatio >= 1 {
+	if st.OnError == nil || st.OnError.AtEnd || st.Kind == result.KindCleanup || st.OnError.MaxErrorRatio >= 1 {
 		return nil
 	}
 	return &errorWatch{stage: st.Name, ratio: st.OnError.MaxErrorRatio}
@@ -72,4 +73,31 @@ func (w *errorWatch) detail(ops, errs int64) string {
 		allowed = "more than the " + strconv.FormatFloat(w.ratio*100, 'f', -1, 64) + "% allowed"
 	}
 	return fmt.Sprintf("stage %q: %d of %d ops failed (%.1f%%), %s", w.stage, errs, ops, 100*float64(errs)/float64(max(ops, 1)), allowed)
+}
+
+// judgeAtEnd applies a policy judged at the end of the stage (COSBench's
+// afr: StageRunner.reachAFRGoal) to a finished step: each stream, with its
+// own ratio, over every op its result counts. It names the streams whose
+// failed ops exceed the ratio; the workflow goes on.
+func judgeAtEnd(st workload.Stage, specs []workload.Stream, results []result.Stream) []string {
+	f := st.OnError
+	if f == nil || !f.AtEnd || (st.Kind != result.KindMain && st.Kind != result.KindPrepare) {
+		return nil
+	}
+	var out []string
+	for j, rs := range results {
+		ratio := f.MaxErrorRatio
+		if j < len(specs) && specs[j].MaxErrorRatio != nil {
+			ratio = *specs[j].MaxErrorRatio
+		}
+		var ops, failed int64
+		for _, t := range rs.Totals {
+			ops, failed = ops+t.Ops, failed+t.Failed()
+		}
+		if failed > 0 && float64(failed) > ratio*float64(ops) {
+			out = append(out, fmt.Sprintf("work %q: %d of %d ops failed (%.1f%%), more than its afr of %s%%", rs.Name, failed, ops,
+				100*float64(failed)/float64(ops), strconv.FormatFloat(ratio*100, 'f', -1, 64)))
+		}
+	}
+	return out
 }

@@ -26,6 +26,7 @@ type keyPool struct {
 	// worker's tag on the keys it writes in main stages.
 	foreign []foreignKey
 	tag     string
+	listed  bool // filled from a data set (runState.fromDataset)
 }
 
 // foreignKey is an object another worker of the run prepared.

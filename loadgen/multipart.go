@@ -2,14 +2,14 @@ package loadgen
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"time"
 
 	"github.com/objbench/objbench/storage"
 )
 
 // errNoMultipart: the store cannot upload in parts (a file system).
-var errNoMultipart = errors.New("this store has no multipart upload")
+var errNoMultipart = fmt.Errorf("this store has no multipart upload: %w", storage.ErrNotImplemented)
 
 // multipart uploads t as one multipart upload: create, every part, complete.
 // Its bytes are those one PUT of the key would write, so reads verify alike.

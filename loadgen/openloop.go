@@ -23,6 +23,14 @@ type Schedule interface {
 	At(i uint64) (at time.Duration, ok bool)
 }
 
+// slot is one op of an open-loop schedule as a worker gets it: when it is
+// due and, for a replay, which op it is.
+type slot struct {
+	due    time.Time
+	op     ReplayOp
+	replay bool
+}
+
 // shareOf is one worker's part of a schedule split across processes:
 // its j-th slot is the whole schedule's slot j*N + r.
 type shareOf struct {
@@ -64,16 +72,16 @@ func WorkerCap(r workload.Rate, start int, horizon time.Duration) int {
 type schedule struct {
 	plan       Schedule
 	maxWorkers int
-	slots      chan time.Time // intended starts, handed to idle workers
-	origin     time.Time      // when slot 0 is due
-	lastSlot   time.Duration  // the latest slot that came due, after origin
-	started    atomic.Int64   // workers started
+	slots      chan slot     // intended starts, handed to idle workers
+	origin     time.Time     // when slot 0 is due
+	lastSlot   time.Duration // the latest slot that came due, after origin
+	started    atomic.Int64  // workers started
 	drops      *metrics.Recorder
 	rng        *rand.Rand // the op a dropped slot is filed under
 }
 
 func newSchedule(plan Schedule, maxWorkers int, seed uint64) *schedule {
-	return &schedule{plan: plan, maxWorkers: maxWorkers, slots: make(chan time.Time),
+	return &schedule{plan: plan, maxWorkers: maxWorkers, slots: make(chan slot),
 		rng: rand.New(rand.NewPCG(seed, 0x5ca1ab1e))}
 }
 
@@ -83,19 +91,19 @@ func newSchedule(plan Schedule, maxWorkers int, seed uint64) *schedule {
 func (s *streamRun) openLoop(stop context.Context, g *errgroup.Group) {
 	sc := s.sched
 	sc.drops = s.series.NewDropRecorder()
-	spawn := func(first time.Time, has bool) {
+	spawn := func(first slot, has bool) {
 		id := int(sc.started.Add(1) - 1)
 		g.Go(func() error { newWorker(s, id).openLoop(first, has, sc.slots); return nil })
 	}
 	for range s.workers {
-		spawn(time.Time{}, false)
+		spawn(slot{}, false)
 	}
 	sc.origin = time.Now()
 	g.Go(func() error { s.dispatch(stop, spawn); return nil })
 }
 
 // dispatch hands out the slots in order as they come due.
-func (s *streamRun) dispatch(stop context.Context, spawn func(time.Time, bool)) {
+func (s *streamRun) dispatch(stop context.Context, spawn func(slot, bool)) {
 	sc := s.sched
 	defer close(sc.slots)
 	for n := uint64(0); ; n++ {
@@ -116,13 +124,21 @@ func (s *streamRun) dispatch(stop context.Context, spawn func(time.Time, bool)) 
 			return
 		}
 		sc.lastSlot = at
+		sl := slot{due: due}
+		if rp, ok := sc.plan.(*replayPlan); ok {
+			sl.op, sl.replay = rp.cur, true
+		}
 		select {
-		case sc.slots <- due:
+		case sc.slots <- sl:
 			continue
 		default:
 		}
 		if int(sc.started.Load()) < sc.maxWorkers {
-			spawn(due, true)
+			spawn(sl, true)
+			continue
+		}
+		if sl.replay {
+			sc.drops.Dropped(sl.op.Op, time.Now())
 			continue
 		}
 		sc.drops.Dropped(s.work.ops[s.work.mix.pick(sc.rng)].op, time.Now())

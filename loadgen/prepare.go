@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/objbench/objbench/corpus"
 	"github.com/objbench/objbench/metrics"
@@ -37,7 +39,7 @@ func (r *runState) prepareStream(ctx context.Context, s *streamRun, sp workload.
 		}
 		r.closeAtEnd(c)
 		items := c.Items
-		r.wrote(space, sp.Data.Compress, corpusSizes(items))
+		r.wrote(space, sp.Data, corpusSizes(items))
 		store, pool := space.stores[0], space.pool
 		lo, hi := wk.Range(int64(len(items)))
 		for i, it := range items {
@@ -50,10 +52,10 @@ func (r *runState) prepareStream(ctx context.Context, s *streamRun, sp workload.
 			return task{op: metrics.OpPut, store: store, key: space.prefix + it.Name, size: it.Size, src: it, pool: pool}
 		}}
 	case ks.Index != nil:
-		r.wrote(space, sp.Data.Compress, sp.Sizes())
+		r.wrote(space, sp.Data, sp.Sizes())
 		s.work.fixed = space.enumerate(metrics.OpPut, wk)
 	default:
-		r.wrote(space, sp.Data.Compress, sp.Sizes())
+		r.wrote(space, sp.Data, sp.Sizes())
 		keys, store, pool := space.pool.plan(ks.Count), space.stores[0], space.pool
 		lo, hi := wk.Range(int64(len(keys)))
 		if !wk.Solo() {
@@ -111,19 +113,19 @@ func (r *runState) mainStream(ctx context.Context, s *streamRun, sp workload.Str
 			p.mutable = true
 		}
 		if creates(op) {
-			r.wrote(space, sp.Data.Compress, sp.OpSizes(m))
+			r.wrote(space, sp.Data, sp.OpSizes(m))
 		}
 		s.work.ops = append(s.work.ops, &opDef{op: op, sp: space, sizes: sp.OpSizes(m)})
 	}
 	for _, d := range s.work.ops { // after the writes: a stream may read what it writes
-		ratio, ok := r.ratios[d.sp.id()]
+		data, w, ok := r.writtenTo(d.sp)
 		if !ok {
-			ratio = sp.Data.Compress
+			data = sp.Data
 		}
-		if d.check, err = r.block(ratio); err != nil {
+		if d.check, err = r.block(data); err != nil {
 			return nil, err
 		}
-		if w, ok := r.written[d.sp.id()]; ok && d.op != metrics.OpPut && d.op != metrics.OpMultipart {
+		if ok && d.op != metrics.OpPut && d.op != metrics.OpMultipart {
 			d.sizes = workload.Const(w[0]) // what reads of numbered objects may assume
 			d.exact = w[0] == w[1]         // every object has that size
 		}
@@ -134,6 +136,9 @@ func (r *runState) mainStream(ctx context.Context, s *streamRun, sp workload.Str
 	for _, d := range s.work.ops {
 		if p := d.sp.pool; p != nil {
 			p.adopt() // the other workers' prepared objects, once its writers are known
+		}
+		if err := r.fromDataset(ctx, d.sp); err != nil {
+			return nil, fmt.Errorf("stream %s: %w", sp.Name, err)
 		}
 	}
 	for _, d := range s.work.ops {
@@ -155,12 +160,64 @@ func (s *streamRun) putsInto(p *keyPool) bool {
 
 // wrote remembers how a space's objects are written, for later readers:
 // verification needs the data's block, ranged reads a size to stay within.
-func (r *runState) wrote(sp *space, compress float64, sizes workload.Selector) {
-	id := sp.id()
-	r.ratios[id] = compress
-	w, ok := r.written[id]
-	if !ok {
-		w = [2]int64{sizes.Min, sizes.Max}
+// Each bucket is remembered on its own: a read over some of the buckets a
+// prepare wrote finds what they hold.
+func (r *runState) wrote(sp *space, data workload.Data, sizes workload.Selector) {
+	for _, id := range sp.ids() {
+		r.ratios[id] = data
+		w, ok := r.written[id]
+		if !ok {
+			w = [2]int64{sizes.Min, sizes.Max}
+		}
+		r.written[id] = [2]int64{min(w[0], sizes.Min), max(w[1], sizes.Max)}
 	}
-	r.written[id] = [2]int64{min(w[0], sizes.Min), max(w[1], sizes.Max)}
+}
+
+// writtenTo is how sp's objects were written by earlier ops: how the data
+// was made (in the first of its buckets written) and the smallest and
+// largest size over its buckets; ok is false when none was written.
+func (r *runState) writtenTo(sp *space) (data workload.Data, sizes [2]int64, ok bool) {
+	for _, id := range sp.ids() {
+		w, found := r.written[id]
+		if !found {
+			continue
+		}
+		if !ok {
+			data, sizes, ok = r.ratios[id], w, true
+			continue
+		}
+		sizes = [2]int64{min(sizes[0], w[0]), max(sizes[1], w[1])}
+	}
+	return data, sizes, ok
+}
+
+// fromDataset fills a pool of a data set that no stage of this run has
+// written yet with what the data set holds (listed once), so a later run
+// reads what an earlier one prepared; new keys continue after them.
+func (r *runState) fromDataset(ctx context.Context, sp *space) error {
+	p := sp.pool
+	if !r.cfg.Dataset || p == nil || p.listed || p.next.Load() > 0 || p.count() > 0 || sp.ks.Existing {
+		return nil
+	}
+	p.listed = true
+	var keys []string
+	var sizes []int64
+	err := storage.ListUnder(ctx, sp.stores[0], p.prefix, func(o storage.ObjectInfo) error {
+		keys, sizes = append(keys, o.Key), append(sizes, o.Size)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("list the data set under %q: %w", p.prefix, err)
+	}
+	next := int64(0)
+	for _, k := range keys { // new keys go after the highest number the data set holds
+		if n, err := strconv.ParseInt(strings.TrimPrefix(k, p.prefix), 10, 64); err == nil && n >= next {
+			next = n + 1
+		}
+	}
+	p.mu.Lock()
+	p.live, p.sizes = keys, sizes
+	p.mu.Unlock()
+	p.next.Store(next)
+	return nil
 }

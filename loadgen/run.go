@@ -37,6 +37,12 @@ type Config struct {
 	MaxErrors int64
 	// NoCleanup skips cleanup stages, leaving the objects for a later run.
 	NoCleanup bool
+	// Dataset makes the namespace a data set kept across runs (Spec.Dataset):
+	// cleanup and dispose stages do not run, and a key pool no stage of
+	// this run prepares is filled by listing what the data set holds.
+	// DeleteDataset instead runs the cleanup stages though this run wrote
+	// nothing: they delete the data set's objects (objbench dataset rm).
+	Dataset, DeleteDataset bool
 	// Worker is this process's part of a run split across processes
 	// (rank r of N): it runs its share of every stream's workers, rate
 	// and bounds, writes and deletes only keys of its own, and prepares
@@ -71,6 +77,10 @@ type Config struct {
 	// second once, in order. It is called from the streams' goroutines,
 	// concurrently for several streams, and must return quickly.
 	OnSecond func(stream string, sec result.Second)
+	// OpLog, if set, receives every op the run issues (--op-log).
+	OpLog OpLogger
+	// Replay, if set, replaces one stream of the workload by a trace.
+	Replay *Replay
 }
 
 // Outcome is what a run did.
@@ -91,9 +101,9 @@ type runState struct {
 	storeOrder   []string
 	created      map[string]bool // buckets this run created, by storeKey
 	removed      map[string]bool // and then removed
-	blocks       map[float64]*payload.Block
-	ratios       map[string]float64  // compressibility each space was written with
-	written      map[string][2]int64 // the smallest and largest size each space was written with
+	blocks       map[workload.Data]*payload.Block
+	ratios       map[string]workload.Data // how each space's data was made (compressibility, pattern)
+	written      map[string][2]int64      // the smallest and largest size each space was written with
 	maxErrors    int64
 	errors       atomic.Int64
 	wroteAny     atomic.Bool    // a write of this run succeeded: there is something to clean up
@@ -110,6 +120,11 @@ type runState struct {
 	versionedStores map[storage.Store]bool
 	stepNotes       []string    // notes for the step being built (cleanup)
 	closers         []io.Closer // corpora read by prepare stages, closed when the run ends
+	// bucketNames names the buckets of stores opened for key spaces, for
+	// the op log; logStep is the step running, as the op log names it.
+	// Both change only between steps.
+	bucketNames map[storage.Store]string
+	logStep     string
 }
 
 // abort stops the run (the first reason wins): no more steps but cleanup.
@@ -151,8 +166,8 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 	runCtx, abortAll := context.WithCancel(ctx)
 	defer abortAll()
 	r := &runState{cfg: cfg, pools: map[string]*keyPool{}, stores: map[string]storage.Store{}, created: map[string]bool{}, removed: map[string]bool{},
-		blocks: map[float64]*payload.Block{}, ratios: map[string]float64{}, written: map[string][2]int64{}, maxErrors: cfg.MaxErrors, abortAll: abortAll,
-		drivers: cfg.Spec.DriverRanks()}
+		blocks: map[workload.Data]*payload.Block{}, ratios: map[string]workload.Data{}, written: map[string][2]int64{}, maxErrors: cfg.MaxErrors, abortAll: abortAll,
+		drivers: cfg.Spec.DriverRanks(), bucketNames: map[storage.Store]string{}}
 	r.book.wanted = wantsBook(cfg.Spec)
 	r.versioned, r.versionedStores = cfg.Spec.Versioned(), map[storage.Store]bool{}
 	if err := r.preflight(); err != nil {
@@ -194,7 +209,9 @@ func (r *runState) preflight() error {
 	for _, st := range r.cfg.Spec.Stages {
 		for _, s := range st.Streams {
 			for _, m := range s.Mix {
-				if op, _ := workload.CanonicalOp(m.Op); op == workload.OpMultipart && !multipart && st.Kind == result.KindMain {
+				if op, _ := workload.CanonicalOp(m.Op); op == workload.OpMultipart && !multipart && st.Kind == result.KindMain && !replayOf(r, st.Kind, s.Name) {
+					// (A replay's multipart uploads are counted as not
+					// implemented, each, beside the rest of its trace.)
 					return fmt.Errorf("stream %s: multipart needs a store with multipart uploads (S3), not this one", s.Name)
 				}
 			}
@@ -211,8 +228,14 @@ func (r *runState) runStage(ctx, runCtx context.Context, st workload.Stage, out 
 		if r.cfg.NoCleanup {
 			return nil
 		}
+		if r.cfg.Dataset {
+			out.Steps = append(out.Steps, result.Step{Stage: st.Name, Kind: string(st.Kind), Start: time.Now(),
+				Notes: []string{"skipped: the data set is kept (objbench dataset rm deletes it)"}})
+			return nil
+		}
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.cfg.CleanupTimeout)
 		defer cancel()
+		r.logStep = st.Name
 		if err := r.beforeStep(cctx, st, 0); err != nil {
 			return err
 		}
@@ -223,7 +246,7 @@ func (r *runState) runStage(ctx, runCtx context.Context, st workload.Stage, out 
 			step = result.Step{Stage: st.Name, Kind: string(st.Kind), Start: time.Now(), Notes: []string{"buckets are disposed of by worker 0"}}
 		case st.Kind == result.KindDispose:
 			step, err = r.dispose(cctx, st)
-		case !r.wroteAny.Load() && r.cfg.Worker.Solo():
+		case !r.wroteAny.Load() && r.cfg.Worker.Solo() && !r.cfg.DeleteDataset:
 			// Nothing of this run was stored: deleting its keys would only
 			// send requests for objects that are not there.
 			step = result.Step{Stage: st.Name, Kind: string(st.Kind), Start: time.Now(), Notes: []string{"nothing was written: cleanup skipped"}}
@@ -255,6 +278,7 @@ func (r *runState) runSteps(runCtx context.Context, st workload.Stage, rep, reps
 		if err := r.beforeStep(runCtx, st, i); err != nil {
 			return err
 		}
+		r.logStep = stepLabel(st, i, rep, reps)
 		var step result.Step
 		var err error
 		switch {
@@ -295,19 +319,24 @@ func (r *runState) beforeStep(ctx context.Context, st workload.Stage, i int) err
 // the stage's failure policy.
 func (r *runState) step(ctx context.Context, st workload.Stage, i int) (result.Step, error) {
 	var runs []*streamRun
+	var specs []workload.Stream
 	for _, sp := range st.Streams {
 		s, err := r.newStream(ctx, st.Kind, sp, i)
 		if err != nil {
 			return result.Step{}, err
 		}
 		if s != nil {
-			runs = append(runs, s)
+			runs, specs = append(runs, s), append(specs, sp)
 		}
 	}
 	r.watch = newErrorWatch(st)
 	defer func() { r.watch = nil }()
 	res, err := r.measure(ctx, st, i, runs)
 	res.Sweep = st.StepLabel(i)
+	res.Notes = append(res.Notes, rampNotes(runs)...)
+	if err == nil {
+		res.FailedWorks = judgeAtEnd(st, specs, res.Streams)
+	}
 	if w := r.watch; w != nil && err == nil {
 		w.final(r)
 		if why := r.aborted(); why == "error-ratio" {
@@ -388,7 +417,7 @@ func (r *runState) newStream(ctx context.Context, kind workload.StageKind, sp wo
 		sp = sp.At(i)
 		workers = sp.ConcurrencyAt(0)
 	}
-	block, err := r.block(sp.Data.Compress)
+	block, err := r.block(sp.Data)
 	if err != nil {
 		return nil, err
 	}
@@ -415,6 +444,9 @@ func (r *runState) newStream(ctx context.Context, kind workload.StageKind, sp wo
 	if s.work.s3, err = resolveS3(sp.S3); err != nil {
 		return nil, fmt.Errorf("stream %s: %w", sp.Name, err)
 	}
+	if replayOf(r, kind, sp.Name) {
+		return r.replayStream(s, kind)
+	}
 	if sp.Rate != nil && kind == workload.KindMain {
 		// The schedule is the whole run's; this worker serves slots r, r+N...
 		var plan Schedule = NewRatePacer(*sp.Rate, r.cfg.Seed+uint64(i))
@@ -431,21 +463,8 @@ func (r *runState) newStream(ctx context.Context, kind workload.StageKind, sp wo
 	if kind == workload.KindPrepare {
 		return r.prepareStream(ctx, s, sp)
 	}
+	if sp.Bounds.Duration > 0 && (sp.Rampup > 0 || sp.Rampdown > 0) {
+		s.counted = rampedSeconds(sp.Bounds.Duration, sp.Rampup, sp.Rampdown)
+	}
 	return r.mainStream(ctx, s, sp)
-}
-
-// block is the payload block for a compressibility ratio, made once.
-func (r *runState) block(ratio float64) (*payload.Block, error) {
-	if ratio <= 1 {
-		return r.cfg.Block, nil
-	}
-	if b, ok := r.blocks[ratio]; ok {
-		return b, nil
-	}
-	b, err := payload.NewBlock(r.cfg.Block.Size(), r.cfg.Seed, ratio)
-	if err != nil {
-		return nil, err
-	}
-	r.blocks[ratio] = b
-	return b, nil
 }

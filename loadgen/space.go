@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strconv"
-	"strings"
 	"sync/atomic"
 
 	"github.com/objbench/objbench/distributed"
@@ -89,9 +88,13 @@ func (r *runState) pool(ctx context.Context, st storage.Store, bucket, prefix st
 	return p, nil
 }
 
-// id identifies the space's objects across stages.
-func (sp *space) id() string {
-	return strings.Join(sp.buckets, "\x00") + "\x00" + sp.prefix + "\x00" + sp.ks.Suffix
+// ids identify the space's objects across stages, one per bucket.
+func (sp *space) ids() []string {
+	out := make([]string, len(sp.buckets))
+	for i, b := range sp.buckets {
+		out[i] = b + "\x00" + sp.prefix + "\x00" + sp.ks.Suffix
+	}
+	return out
 }
 
 // opDef is one op of a stream's mix with where it works and what it writes.

@@ -35,6 +35,7 @@ func (r *runState) bucketStore(ctx context.Context, st *workload.Storage, bucket
 		return nil, fmt.Errorf("open bucket %s: %w", bucket, err)
 	}
 	r.stores[k] = s
+	r.noteBucket(s, bucket)
 	r.storeOrder = append(r.storeOrder, k)
 	return s, nil
 }

@@ -23,8 +23,9 @@ type streamRun struct {
 	run     *runState
 	work    streamWork
 	bounds  workload.Bounds
-	workers int       // closed loop: the workers; open loop: those started at once
-	sched   *schedule // open loop; nil: closed loop
+	workers int        // closed loop: the workers; open loop: those started at once
+	sched   *schedule  // open loop; nil: closed loop
+	replay  *replayRun // the stream replays a trace (Config.Replay)
 	series  *metrics.Series
 
 	opCtx                 context.Context // ops run under it: it outlives the stop by the grace
@@ -34,6 +35,36 @@ type streamRun struct {
 
 	stopCtx context.Context // ends when the stream stops issuing
 	outages outageLog
+	// counted, when set, are the seconds [from, to) of the step whose ops
+	// the result keeps (COSBench's rampup and rampdown left out).
+	counted *[2]int64
+}
+
+// rampedSeconds is the seconds of a stream of d in all whose ops count,
+// COSBench's rampup and rampdown left out (whole seconds: a ramp under a
+// second, as --scale makes them, leaves nothing out); nil: every second.
+func rampedSeconds(d, rampup, rampdown time.Duration) *[2]int64 {
+	from, to := int64(rampup/time.Second), int64((d-rampdown+time.Second-1)/time.Second)
+	if from == 0 && rampdown < time.Second {
+		return nil
+	}
+	return &[2]int64{from, max(to, from)}
+}
+
+// rampNotes say which streams left their ramps out.
+func rampNotes(runs []*streamRun) []string {
+	var out []string
+	for _, s := range runs {
+		if c := s.counted; c != nil {
+			out = append(out, fmt.Sprintf("stream %s: only the ops that ended in seconds %d to %d of the step are counted: its rampup and rampdown are left out, as COSBench does", s.name, c[0], c[1]))
+		}
+	}
+	return out
+}
+
+// keeps reports whether second t of the step counts.
+func (s *streamRun) keeps(t int64) bool {
+	return s.counted == nil || t >= s.counted[0] && t < s.counted[1]
 }
 
 // streamWork is what a stream's workers do: the ops of its mix and their
@@ -137,7 +168,9 @@ func (s *streamRun) sweepEachSecond(done <-chan struct{}) {
 			s.series.Sweep(now)
 			if on := s.run.cfg.OnSecond; on != nil {
 				for _, sec := range s.series.Finalized(s.liveNext) {
-					on(s.name, sec)
+					if s.keeps(sec.T) {
+						on(s.name, sec)
+					}
 					s.liveNext = sec.T + 1
 				}
 			}
@@ -149,9 +182,24 @@ func (s *streamRun) sweepEachSecond(done <-chan struct{}) {
 
 func (s *streamRun) result(stopCtx context.Context) (result.Stream, error) {
 	secs, win := s.series.Finish()
+	if c := s.counted; c != nil { // the ramps' seconds are not part of the result
+		kept := secs[:0]
+		for _, sec := range secs {
+			if s.keeps(sec.T) {
+				kept = append(kept, sec)
+			}
+		}
+		secs = kept
+		win = result.Window{Start: max(win.Start, float64(c[0])), End: min(win.End, float64(c[1]))}
+		if win.End <= win.Start {
+			win = result.Window{}
+		}
+	}
 	if on := s.run.cfg.OnSecond; on != nil { // the step's last seconds, final only now
-		for _, sec := range secs[min(s.liveNext, int64(len(secs))):] {
-			on(s.name, sec)
+		for _, sec := range secs {
+			if sec.T >= s.liveNext {
+				on(s.name, sec)
+			}
 		}
 	}
 	res := result.Stream{Name: s.name, Concurrency: s.workers, StoppedBy: s.end.cause, Seconds: secs, Outages: s.outages.list(),

@@ -8,6 +8,7 @@ import (
 
 	"github.com/objbench/objbench/corpus"
 	"github.com/objbench/objbench/metrics"
+	"github.com/objbench/objbench/oplog"
 	"github.com/objbench/objbench/payload"
 	"github.com/objbench/objbench/storage"
 	"github.com/objbench/objbench/workload"
@@ -33,6 +34,9 @@ type worker struct {
 	url      string  // a presigned GET's URL, signed before the op
 	urlErr   error
 	ids      []storage.ObjectID // a batch delete's
+	id       int
+	slot     *slot        // the open-loop slot being served
+	logRec   oplog.Record // the op log's record, reused
 }
 
 // task is one op to issue.
@@ -49,11 +53,13 @@ type task struct {
 	def   *opDef            // the mix's op (main stages)
 	from  string            // COPY, PART-COPY: the source key
 	batch []string          // DELETE-BATCH: the keys
+	rg    *storage.Range    // RANGE-GET: the range to read (a replay's), else one is drawn
 }
 
 func newWorker(s *streamRun, id int) *worker {
 	w := &worker{
 		s:    s,
+		id:   id,
 		rec:  s.series.NewRecorder(),
 		rng:  rand.New(rand.NewPCG(uint64(id)+1, s.work.seed)),
 		body: payload.NewReader(s.work.block),
@@ -101,18 +107,19 @@ func (w *worker) closedLoop(stop context.Context) {
 // openLoop serves the slots the stream's dispatcher hands out, starting
 // with first when has is set (the slot it was started for), until the
 // dispatcher closes slots.
-func (w *worker) openLoop(first time.Time, has bool, slots <-chan time.Time) {
+func (w *worker) openLoop(first slot, has bool, slots <-chan slot) {
 	w.rec.OpenLoop()
-	due := first
+	sl := first
 	for {
 		if !has {
 			var ok bool
-			if due, ok = <-slots; !ok {
+			if sl, ok = <-slots; !ok {
 				return
 			}
 		}
 		has = false
-		if !w.do(due) {
+		w.slot = &sl
+		if !w.do(sl.due) {
 			return
 		}
 	}
@@ -142,6 +149,9 @@ func (w *worker) do(intended time.Time) bool {
 		releaseLeases(t)
 	}
 	w.rec.Record(&w.res)
+	if s.run.cfg.OpLog != nil {
+		w.logOp(&t, w.rangedOp(&t))
+	}
 	answered := w.outcome(t)
 	s.count(w.res.Err != nil && !answered)
 	if w.res.Err == nil && (creates(t.op) || t.op == metrics.OpCAS) && !s.run.wroteAny.Load() {
@@ -155,6 +165,9 @@ func (w *worker) do(intended time.Time) bool {
 // next chooses the next task; ok=false means the stream has no more work.
 func (w *worker) next() (task, bool) {
 	s := w.s
+	if s.replay != nil {
+		return w.replayTask()
+	}
 	if f := s.work.fixed; f.at != nil {
 		i := s.cursor.Add(1) - 1
 		if i >= f.n {
@@ -290,7 +303,11 @@ func (w *worker) run(t task) {
 func (w *worker) get(ctx context.Context, t task, rangeLen int64) (int64, error) {
 	o := w.getOptions(t)
 	var off int64
-	if rangeLen > 0 {
+	switch {
+	case t.rg != nil:
+		w.rg, off, rangeLen = *t.rg, t.rg.Offset, t.rg.Length
+		o.Range = &w.rg
+	case rangeLen > 0:
 		if t.size > rangeLen {
 			off = w.rng.Int64N(t.size - rangeLen + 1)
 		}

@@ -51,6 +51,8 @@ func (r *Reader) parse(line []byte, rec *Record) error {
 			rec.Key, err = p.string()
 		case "stream":
 			rec.Stream, err = p.interned(&r.strs.stream)
+		case "step":
+			rec.Step, err = p.interned(&r.strs.step)
 		case "error":
 			rec.Class, err = p.interned(&r.strs.class)
 		case "size":
@@ -90,7 +92,7 @@ func (r *Reader) parse(line []byte, rec *Record) error {
 
 // interned keeps the last string of the fields that repeat from line to
 // line (bucket, stream, error class), so equal values cost no allocation.
-type interned struct{ bucket, stream, class string }
+type interned struct{ bucket, stream, class, step string }
 
 type scanner struct {
 	b       []byte
@@ -249,7 +251,15 @@ func (p *scanner) time() (time.Time, error) {
 	if t, ok := parseUTC(b); ok {
 		return t, nil
 	}
-	return time.Parse(time.RFC3339Nano, string(b))
+	t, err := time.Parse(time.RFC3339Nano, string(b))
+	if err != nil {
+		return t, err
+	}
+	if y := t.UTC().Year(); y < 0 || y > 9999 {
+		// The writer writes UTC, which must stay a four-digit year.
+		return time.Time{}, fmt.Errorf("time %q is outside the years 0000-9999 in UTC", b)
+	}
+	return t, nil
 }
 
 // number reads a JSON number's bytes.

@@ -32,6 +32,9 @@ func sample(w, i int) oplog.Record {
 		Stream:  "main",
 		Worker:  w,
 	}
+	if i%2 == 0 {
+		r.Step = "main step 2"
+	}
 	if r.Op == metrics.OpRangeGet {
 		r.Range = storage.Range{Offset: int64(i), Length: 512}
 	}
@@ -93,7 +96,7 @@ func TestConcurrentWritersEveryRecordBackOnce(t *testing.T) {
 func equal(a, b oplog.Record) bool {
 	return a.Start.Equal(b.Start) && a.Intended.Equal(b.Intended) && a.Op == b.Op && a.Bucket == b.Bucket &&
 		a.Key == b.Key && a.Size == b.Size && a.Range == b.Range && a.Status == b.Status && a.Class == b.Class &&
-		a.Latency == b.Latency && a.TTFB == b.TTFB && a.Worker == b.Worker && a.Stream == b.Stream
+		a.Latency == b.Latency && a.TTFB == b.TTFB && a.Worker == b.Worker && a.Stream == b.Stream && a.Step == b.Step
 }
 
 func readAll(t *testing.T, path string) map[string]oplog.Record {

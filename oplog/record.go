@@ -37,6 +37,10 @@ type Record struct {
 	// an argument (it also picks the buffer); Reader fills it in.
 	Worker int
 	Stream string
+	// Step names the step the op belonged to, as the result file's tables
+	// do ("main", "main step 2", "main #3", "prepare"): an op log rebuilds
+	// the tables step by step. "" when the source has no steps.
+	Step string
 }
 
 // SetError fills Class and, for an HTTP failure, Status from the op's
@@ -95,6 +99,10 @@ func appendRecord(b []byte, worker int, rec *Record) []byte {
 	if rec.Stream != "" {
 		b = append(b, `,"stream":`...)
 		b = appendString(b, rec.Stream)
+	}
+	if rec.Step != "" {
+		b = append(b, `,"step":`...)
+		b = appendString(b, rec.Step)
 	}
 	return append(b, "}\n"...)
 }

@@ -16,6 +16,9 @@ const DefaultBlockSize = 8 << 20
 // construction and safe for concurrent use by many Readers.
 type Block struct {
 	data []byte
+	// period, when set, makes every object wrap within one period-long
+	// run of the block (NewLettersBlock); 0: objects run through the block.
+	period int
 }
 
 // NewBlock fills a block of size bytes from a seeded PRNG. compressRatio <= 1
@@ -86,7 +89,8 @@ func (r *Reader) Seek(offset int64, whence int) (int64, error) {
 	if pos < 0 || pos > r.size {
 		return 0, fmt.Errorf("payload: seek to %d outside the object's %d bytes", pos, r.size)
 	}
-	r.off = int((int64(r.first) + pos) % int64(len(r.block.data)))
+	lo, hi := r.block.bounds(r.first)
+	r.off = lo + int((int64(r.first-lo)+pos)%int64(hi-lo))
 	r.remaining = r.size - pos
 	return pos, nil
 }
@@ -94,8 +98,22 @@ func (r *Reader) Seek(offset int64, whence int) (int64, error) {
 // start is where in the block byte offset of the object with seed lies.
 // An object's bytes depend on its seed and offset only, never its size.
 func (b *Block) start(seed uint64, offset int64) int {
+	if p := uint64(b.period); p > 0 {
+		piece := (seed * 0x9e3779b97f4a7c15) % (uint64(len(b.data)) / p)
+		return int(piece*p + uint64(offset)%p)
+	}
 	n := uint64(len(b.data))
 	return int(((seed*0x9e3779b97f4a7c15)%n + uint64(offset)%n) % n)
+}
+
+// bounds is the part of the block an object reading at off wraps within:
+// the whole block, or the period-long piece that holds off.
+func (b *Block) bounds(off int) (lo, hi int) {
+	if b.period == 0 {
+		return 0, len(b.data)
+	}
+	lo = off - off%b.period
+	return lo, lo + b.period
 }
 
 // Read implements io.Reader.
@@ -106,7 +124,8 @@ func (r *Reader) Read(p []byte) (int, error) {
 	if int64(len(p)) > r.remaining {
 		p = p[:r.remaining]
 	}
-	n := copy(p, r.block.data[r.off:])
+	_, hi := r.block.bounds(r.off)
+	n := copy(p, r.block.data[r.off:hi])
 	r.advance(n)
 	return n, nil
 }
@@ -116,7 +135,8 @@ func (r *Reader) Read(p []byte) (int, error) {
 func (r *Reader) WriteTo(w io.Writer) (int64, error) {
 	var total int64
 	for r.remaining > 0 {
-		chunk := r.block.data[r.off:]
+		_, hi := r.block.bounds(r.off)
+		chunk := r.block.data[r.off:hi]
 		if int64(len(chunk)) > r.remaining {
 			chunk = chunk[:r.remaining]
 		}
@@ -134,9 +154,10 @@ func (r *Reader) WriteTo(w io.Writer) (int64, error) {
 func (r *Reader) Len() int64 { return r.remaining }
 
 func (r *Reader) advance(n int) {
+	lo, hi := r.block.bounds(r.off)
 	r.remaining -= int64(n)
 	r.off += n
-	if r.off >= len(r.block.data) {
-		r.off = 0
+	if r.off >= hi {
+		r.off = lo
 	}
 }

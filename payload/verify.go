@@ -28,14 +28,15 @@ func (v *Verifier) Write(p []byte) (int, error) {
 	n := len(p)
 	data := v.block.data
 	for len(p) > 0 {
-		k := min(len(p), len(data)-v.off)
+		lo, hi := v.block.bounds(v.off)
+		k := min(len(p), hi-v.off)
 		if v.bad < 0 && !bytes.Equal(p[:k], data[v.off:v.off+k]) {
 			v.bad = v.checked + int64(firstDiff(p[:k], data[v.off:v.off+k]))
 		}
 		v.checked += int64(k)
 		v.off += k
-		if v.off == len(data) {
-			v.off = 0
+		if v.off == hi {
+			v.off = lo
 		}
 		p = p[k:]
 	}

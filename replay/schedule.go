@@ -1,9 +1,6 @@
 package replay
 
-import (
-	"container/heap"
-	"time"
-)
+import "time"
 
 // Source is a stream of records: a *Reader, or anything that filters one.
 type Source interface {
@@ -72,11 +69,12 @@ func (s *Schedule) Next() bool {
 	if s.held.Len() == 0 {
 		return false
 	}
-	h := heap.Pop(&s.held).(held)
+	e := s.held.pop()
+	rec := &s.held.recs[e.slot]
 	if !s.started {
-		s.base, s.started = h.rec.Time, true
+		s.base, s.started = rec.Time, true
 	}
-	off := time.Duration(float64(h.rec.Time.Sub(s.base)) / s.o.Speed)
+	off := time.Duration(float64(rec.Time.Sub(s.base)) / s.o.Speed)
 	if off < s.last {
 		// Later than the window allowed: issue it now rather than
 		// going back in time.
@@ -84,7 +82,8 @@ func (s *Schedule) Next() bool {
 		s.late++
 	}
 	s.last = off
-	s.op = Op{Offset: off, Record: h.rec}
+	s.op = Op{Offset: off, Record: *rec}
+	s.held.free = append(s.held.free, e.slot)
 	return true
 }
 
@@ -92,7 +91,7 @@ func (s *Schedule) Next() bool {
 // the newest read, the bound is reached or the source ends.
 func (s *Schedule) fill() {
 	for !s.done && s.held.Len() < s.o.MaxHeld {
-		if s.held.Len() > 0 && s.newest.Sub(s.held.recs[0].rec.Time) >= s.o.Window {
+		if s.held.Len() > 0 && s.newest.Sub(s.held.recs[s.held.es[0].slot].Time) >= s.o.Window {
 			return
 		}
 		if !s.src.Next() {
@@ -104,7 +103,7 @@ func (s *Schedule) fill() {
 			s.newest = r.Time
 		}
 		s.seq++
-		heap.Push(&s.held, held{rec: *r, seq: s.seq})
+		s.held.push(r, s.seq)
 	}
 }
 
@@ -121,27 +120,72 @@ func (s *Schedule) Late() int64 { return s.late }
 // Err is the source's error, if it stopped on one.
 func (s *Schedule) Err() error { return s.src.Err() }
 
-type held struct {
-	rec Record
-	seq uint64 // records of the same time keep their order
+// recordHeap orders held records by time, then by arrival. The heap
+// moves small entries; the records stay in their slots (reused), so a
+// nearly ordered log costs a few compares per record, not copies of it.
+type recordHeap struct {
+	es   []heldEntry
+	recs []Record // slots
+	free []int32  // slots to reuse
 }
 
-type recordHeap struct{ recs []held }
+type heldEntry struct {
+	t    int64  // the record's time, ns since the epoch
+	seq  uint64 // records of the same time keep their order
+	slot int32
+}
 
-func (h *recordHeap) Len() int { return len(h.recs) }
-func (h *recordHeap) Less(i, j int) bool {
-	a, b := &h.recs[i], &h.recs[j]
-	if !a.rec.Time.Equal(b.rec.Time) {
-		return a.rec.Time.Before(b.rec.Time)
+func (h *recordHeap) Len() int { return len(h.es) }
+
+func (e heldEntry) before(o heldEntry) bool { return e.t < o.t || e.t == o.t && e.seq < o.seq }
+
+func (h *recordHeap) push(r *Record, seq uint64) {
+	var slot int32
+	if n := len(h.free); n > 0 {
+		slot, h.free = h.free[n-1], h.free[:n-1]
+		h.recs[slot] = *r
+	} else {
+		slot = int32(len(h.recs))
+		h.recs = append(h.recs, *r)
 	}
-	return a.seq < b.seq
+	e := heldEntry{t: r.Time.UnixNano(), seq: seq, slot: slot}
+	h.es = append(h.es, e)
+	i := len(h.es) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !e.before(h.es[p]) {
+			break
+		}
+		h.es[i] = h.es[p]
+		i = p
+	}
+	h.es[i] = e
 }
-func (h *recordHeap) Swap(i, j int) { h.recs[i], h.recs[j] = h.recs[j], h.recs[i] }
-func (h *recordHeap) Push(x any)    { h.recs = append(h.recs, x.(held)) }
-func (h *recordHeap) Pop() any {
-	n := len(h.recs) - 1
-	x := h.recs[n]
-	h.recs[n] = held{}
-	h.recs = h.recs[:n]
-	return x
+
+// pop removes the earliest entry; its slot stays valid until freed.
+func (h *recordHeap) pop() heldEntry {
+	top := h.es[0]
+	n := len(h.es) - 1
+	last := h.es[n]
+	h.es = h.es[:n]
+	if n == 0 {
+		return top
+	}
+	i := 0
+	for {
+		c := 2*i + 1
+		if c >= n {
+			break
+		}
+		if c+1 < n && h.es[c+1].before(h.es[c]) {
+			c++
+		}
+		if !h.es[c].before(last) {
+			break
+		}
+		h.es[i] = h.es[c]
+		i = c
+	}
+	h.es[i] = last
+	return top
 }

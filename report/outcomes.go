@@ -11,15 +11,7 @@ import (
 // Failures is an op's failed ops: those that ended in an error class that
 // is not an answer of the target (storage.Outcome: 412, 304, not
 // implemented), which are counted apart.
-func Failures(t result.OpTotal) int64 {
-	n := t.Ops - t.OK
-	for c, k := range t.Errors {
-		if storage.Outcome(c) {
-			n -= k
-		}
-	}
-	return n
-}
+func Failures(t result.OpTotal) int64 { return t.Failed() }
 
 // writeOutcomes states the answers that are neither successes nor
 // failures: conditions that did not hold, objects not modified, and what

@@ -35,4 +35,7 @@ func writeStepNotes(w io.Writer, s *result.Step) {
 	for _, n := range s.Notes {
 		fmt.Fprintf(w, "  %s: %s\n", s.Stage, n)
 	}
+	for _, f := range s.FailedWorks {
+		fmt.Fprintf(w, "  %s: FAILED (afr): %s\n", s.Stage, f)
+	}
 }

@@ -87,6 +87,7 @@ func WriteTable(w io.Writer, r *result.Run) error {
 	writePhases(w, r)
 	writeResponse(w, head(r), all)
 	writeErrors(w, all)
+	writeReplay(w, r)
 	fmt.Fprintln(w, "latencies in ms; OPS/S and THROUGHPUT: successful ops, and their bytes, that ended in the step's window, over its length (each step's line states it)")
 	if r.Target.Embedded {
 		fmt.Fprintln(w, "CPU is the whole process's: it includes the embedded server's work")
@@ -101,14 +102,32 @@ func WriteTable(w io.Writer, r *result.Run) error {
 // WriteRates prints only the latency/throughput table (--quiet).
 func WriteRates(w io.Writer, r *result.Run) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, head(r)+"OP\tCONC\tOPS/S\tTHROUGHPUT\tAVG\tP25\tP50\tP75\tP90\tP99\tP99.9\tMAX\tERR")
-	all := rows(r)
-	for _, x := range all {
-		fmt.Fprint(tw, x.lead())
-		p := x.t.Latency
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\n", x.t.Op, x.stream.Concurrency,
-			rate(x.t.OpsPerSec), Bytes(x.t.BytesPerSec)+"/s", ms(p.Avg), msi(p.P25), msi(p.P50), msi(p.P75),
-			msi(p.P90), msi(p.P99), msi(p.P999), msi(p.Max), Failures(x.t))
+	streams := multiStream(r)
+	head := "STAGE\t"
+	if streams {
+		head += "STREAM\t"
+	}
+	fmt.Fprintln(tw, head+"OP\tCONC\tOPS/S\tTHROUGHPUT\tAVG\tP25\tP50\tP75\tP90\tP99\tP99.9\tMAX\tERR")
+	line := func(step *result.Step, stream string, t result.OpTotal, conc int) {
+		fmt.Fprint(tw, stageName(step)+"\t")
+		if streams {
+			fmt.Fprint(tw, stream+"\t")
+		}
+		p := t.Latency
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\n", t.Op, conc,
+			rate(t.OpsPerSec), Bytes(t.BytesPerSec)+"/s", ms(p.Avg), msi(p.P25), msi(p.P50), msi(p.P75),
+			msi(p.P90), msi(p.P99), msi(p.P999), msi(p.Max), Failures(t))
+	}
+	for i := range r.Steps {
+		st := &r.Steps[i]
+		for j := range st.Streams {
+			for _, t := range st.Streams[j].Totals {
+				line(st, st.Streams[j].Name, t, st.Streams[j].Concurrency)
+			}
+		}
+		if t, conc, ok := stepTotal(st); ok { // the step's streams and ops together
+			line(st, "*", t, conc)
+		}
 	}
 	return tw.Flush()
 }

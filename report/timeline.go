@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -225,14 +226,24 @@ func WriteTimeline(w io.Writer, r *result.Run, st TimelineStyle) error {
 		return err
 	}
 	last := -1
+	var pending []string // the step's outages not yet drawn, each before the row of the second it began
+	var pendingAt []int64
 	for _, s := range r.System.Samples {
 		if s.Step < 0 || s.Step >= len(r.Steps) {
 			continue
 		}
 		step := &r.Steps[s.Step]
 		if s.Step != last {
+			for _, l := range pending {
+				fmt.Fprintln(w, tw.paint(colHeader, l))
+			}
 			fmt.Fprintln(w, tw.paint(colHeader, "# step "+strconv.Itoa(s.Step)+": "+stepLabel(step)))
 			last = s.Step
+			pending, pendingAt = outageLines(step)
+		}
+		for len(pending) > 0 && pendingAt[0] <= s.T {
+			fmt.Fprintln(w, tw.paint(colHeader, pending[0]))
+			pending, pendingAt = pending[1:], pendingAt[1:]
 		}
 		ops, err := opsAt(step, s.T)
 		if err != nil {
@@ -242,8 +253,38 @@ func WriteTimeline(w io.Writer, r *result.Run, st TimelineStyle) error {
 			return err
 		}
 	}
+	for _, l := range pending {
+		fmt.Fprintln(w, tw.paint(colHeader, l))
+	}
 	writeVerdict(w, r)
 	return nil
+}
+
+// outageLines are the step's outages as timeline lines, in the order they
+// began, with the second each began.
+func outageLines(step *result.Step) (lines []string, at []int64) {
+	var b strings.Builder
+	for i := range step.Streams {
+		b.Reset()
+		writeOutages(&b, step, &step.Streams[i])
+		for j, l := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
+			if l == "" {
+				continue
+			}
+			lines = append(lines, "# "+strings.TrimSpace(l))
+			at = append(at, int64(step.Streams[i].Outages[j].Start))
+		}
+	}
+	idx := make([]int, len(lines))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return at[idx[a]] < at[idx[b]] })
+	sl, sa := make([]string, len(idx)), make([]int64, len(idx))
+	for k, i := range idx {
+		sl[k], sa[k] = lines[i], at[i]
+	}
+	return sl, sa
 }
 
 func hasProc(samples []result.Sample) bool {

@@ -205,7 +205,7 @@ func mergeSteps(parts []part) ([]Step, error) {
 // mergeStep merges one step of several parts on the store's clock.
 func mergeStep(steps []*Step, skews []time.Duration) (Step, error) {
 	out := *steps[0]
-	out.Streams, out.Notes, out.Connections = nil, nil, nil
+	out.Streams, out.Notes, out.Connections, out.FailedWorks = nil, nil, nil, nil
 	start := steps[0].Start.Add(skews[0])
 	for i, s := range steps {
 		start = earliest(start, s.Start.Add(skews[i]))
@@ -228,6 +228,7 @@ func mergeStep(steps []*Step, skews []time.Duration) (Step, error) {
 				out.Notes = append(out.Notes, n)
 			}
 		}
+		out.FailedWorks = append(out.FailedWorks, s.FailedWorks...) // each worker judged its own part
 	}
 	out.Start, out.Elapsed = start, end.Sub(start)
 	tr, err := mergeTransfers(steps)

@@ -140,6 +140,18 @@ func (o *OpSecond) Answered() int64 {
 	return o.OK() + o.Errors[storage.ClassPrecond] + o.Errors[storage.ClassNotMod]
 }
 
+// Failed is the op's ops that failed: errors other than the target's
+// answers (412, 304, not implemented: storage.Outcome).
+func (t *OpTotal) Failed() int64 {
+	n := t.Ops - t.OK
+	for c, k := range t.Errors {
+		if storage.Outcome(c) {
+			n -= k
+		}
+	}
+	return n
+}
+
 // answered is the op's ops the target answered with a condition that did
 // not hold (412) or an unchanged object (304): measured answers, not
 // failures.

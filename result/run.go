@@ -15,9 +15,12 @@ import (
 //	   tick counts; open-loop worker counts; cleanup notes; the spec as the
 //	   workload package encodes it
 //	3: streams' outages: periods the store could not be reached at all
-//	   (connections refused or reset), with the ops they lost
+//	   (connections refused or reset), with the ops they lost; request
+//	   phases and connections; repetitions
 //	4: a step's transfer: a whole-object transfer's objects, wall time,
-//	   object latency and verification (objbench transfer --out)
+//	   object latency and verification (objbench transfer --out); a
+//	   replay's sources and their latencies (objbench replay); the
+//	   COSBench works that failed their afr (failed_works)
 const Version = 4
 
 // RunInfo identifies a run and says how it ended; a result file and its
@@ -51,6 +54,8 @@ type Run struct {
 	// processes; Merge combines the parts into one Run with Workers set.
 	Worker  *Worker  `json:"worker,omitempty"`
 	Workers *Workers `json:"workers,omitempty"`
+	// Replay is set when the run replayed a trace (objbench replay).
+	Replay *Replay `json:"replay,omitempty"`
 }
 
 // Worker is one process of a run split across processes.
@@ -185,6 +190,18 @@ func (r *Run) FailedMainSteps() []string {
 		}
 	}
 	return names
+}
+
+// FailedWorks lists the works that failed their acceptable failure ratio,
+// each as "stage: why".
+func (r *Run) FailedWorks() []string {
+	var out []string
+	for _, s := range r.Steps {
+		for _, f := range s.FailedWorks {
+			out = append(out, s.Stage+": "+f)
+		}
+	}
+	return out
 }
 
 // OpTotals sums op's totals over the steps of stages of kind: ops issued,

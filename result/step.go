@@ -46,6 +46,10 @@ type Step struct {
 	Notes []string `json:"notes,omitempty"`
 	// Transfer is a transfer's own figures (objbench transfer; version 4).
 	Transfer *Transfer `json:"transfer,omitempty"`
+	// FailedWorks names the streams (COSBench works) whose failed ops
+	// exceeded their acceptable failure ratio, judged at the step's end:
+	// the run failed, but the later stages ran.
+	FailedWorks []string `json:"failed_works,omitempty"`
 }
 
 // Concurrency is the workers of all the step's streams.

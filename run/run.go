@@ -33,6 +33,10 @@ type Options struct {
 	OpenLoopHorizon       time.Duration
 	// Repeat runs each main step this many times (loadgen.Config.Repeat).
 	Repeat int
+	// DeleteDataset runs the spec's cleanup stages on the data set the
+	// spec names (Spec.Dataset) though the run wrote nothing: the explicit
+	// deletion of a kept data set.
+	DeleteDataset bool
 	// MaxConns is the workers a bucket of the workload may serve at once.
 	MaxConns int
 	// NoWatch skips sampling the machine (no timeline, no verdict).
@@ -60,6 +64,13 @@ type Options struct {
 	Engine            string
 	RendezvousTimeout time.Duration
 	MaxSkew           time.Duration
+	// OpLog, if set, receives every op (loadgen.Config.OpLog); the
+	// caller closes it.
+	OpLog loadgen.OpLogger
+	// Replay replaces a stream of sp by a trace (loadgen.Config.Replay);
+	// ReplayInfo, recorded in the result, says what was replayed.
+	Replay     *loadgen.Replay
+	ReplayInfo func() *result.Replay
 }
 
 // Run runs sp on tgt and returns its result, also when it fails part way
@@ -72,6 +83,11 @@ func Run(ctx context.Context, sp workload.Spec, tgt *Target, o Options) (*result
 	}
 	if o.RunID == "" {
 		o.RunID = NewRunID()
+	}
+	if o.Seed == 0 && sp.Dataset != "" {
+		// A data set's bytes are the same in every run that writes or
+		// verifies it: the seed comes from its name.
+		o.Seed = DatasetSeed(sp.Dataset)
 	}
 	if o.Seed == 0 && !o.Worker.Solo() {
 		// Every worker of a split run writes the same bytes for a key, so
@@ -92,6 +108,9 @@ func Run(ctx context.Context, sp workload.Spec, tgt *Target, o Options) (*result
 	res := &result.Run{RunInfo: result.RunInfo{Schema: result.Version, Tool: o.Tool, RunID: o.RunID, Started: time.Now()},
 		Machine: sysmon.ReadMachine(), Target: tgt.Info, Spec: spec}
 	res.Target.Namespace = "objbench/" + o.RunID + "/"
+	if sp.Dataset != "" {
+		res.Target.Namespace = workload.DatasetNamespace(sp.Dataset)
+	}
 	describeRequests(&res.Target, sp)
 	var view *live.View
 	var onSample func(sysmon.Sample)
@@ -113,8 +132,9 @@ func Run(ctx context.Context, sp workload.Spec, tgt *Target, o Options) (*result
 	cfg := loadgen.Config{Store: tgt.Store, Spec: sp, Namespace: res.Target.Namespace, Block: block, Seed: o.Seed,
 		Worker: o.Worker, BeforeStep: meet.beforeStep, Repeat: o.Repeat,
 		Grace: o.Grace, CleanupTimeout: o.CleanupTimeout, MaxErrors: o.MaxErrors, NoCleanup: o.NoCleanup,
+		Dataset: sp.Dataset != "" && !o.DeleteDataset, DeleteDataset: sp.Dataset != "" && o.DeleteDataset,
 		OpenLoopHorizon: o.OpenLoopHorizon, OpenBucket: tgt.BucketOpener(max(o.MaxConns, 1)),
-		OnStep: o.OnStep, StepStarted: w.stepStarted, OnSecond: o.OnSecond}
+		OnStep: o.OnStep, StepStarted: w.stepStarted, OnSecond: o.OnSecond, OpLog: o.OpLog, Replay: o.Replay}
 	hookLive(&cfg, view)
 	out, runErr := loadgen.Run(ctx, cfg)
 	meet.leave(ctx)
@@ -125,6 +145,9 @@ func Run(ctx context.Context, sp workload.Spec, tgt *Target, o Options) (*result
 	}
 	res.Steps, res.Interrupted, res.Aborted, res.CleanedUp = out.Steps, out.Interrupted, out.Aborted, out.CleanedUp
 	res.AbortDetail, res.CleanupNote = out.AbortDetail, out.CleanupNote
+	if o.ReplayInfo != nil {
+		res.Replay = o.ReplayInfo()
+	}
 	w.finish(res)
 	if view != nil {
 		view.Finish(outcome(res, runErr))
@@ -187,6 +210,16 @@ func SeedOf(id string) uint64 {
 	h := fnv.New64a()
 	_, _ = h.Write([]byte(id))
 	return max(h.Sum64(), 1)
+}
+
+// DatasetSeed is the payload seed of data set name (FNV-1a of the name).
+func DatasetSeed(name string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(name); i++ {
+		h ^= uint64(name[i])
+		h *= 1099511628211
+	}
+	return max(h, 1)
 }
 
 // NewRunID is a run id that sorts by time: 20261124-153000-a1b2c3.

@@ -89,13 +89,22 @@ func Outcome(class string) bool {
 	return class == ClassPrecond || class == ClassNotMod || class == ClassNotImpl
 }
 
+// ClassError is an error known only by its class, as a log recorded it
+// (an op log's "error" field): ErrorClass gives the class back.
+type ClassError string
+
+func (e ClassError) Error() string { return "failed: " + string(e) }
+
 // ErrorClass names the class an operation error is counted under:
 // "http_<status>" for HTTP failures, otherwise one of the Class constants.
 func ErrorClass(err error) string {
 	var se *StatusError
+	var ce ClassError
 	switch {
 	case err == nil:
 		return ""
+	case errors.As(err, &ce):
+		return string(ce)
 	// Outcomes a target answers with an HTTP status but that mean more
 	// than it: named by what they mean.
 	case errors.Is(err, ErrNotImplemented):

@@ -13,6 +13,9 @@ type cdec struct {
 	file  string
 	errs  []error
 	warns []Warning
+	names bucketNames
+	opts  DecodeOptions
+	typed map[string]bool // storage types already warned about
 }
 
 func (c *cdec) pos(n *xnode) Pos { return Pos{File: c.file, Line: n.line} }
@@ -30,6 +33,10 @@ func (c *cdec) warn(n *xnode, format string, a ...any) {
 // comes back as warnings, never silently dropped. The spec is not
 // validated (see Decode).
 func DecodeCOSBench(file string, data []byte) (Spec, []Warning, error) {
+	return decodeCOSBench(file, data, DecodeOptions{})
+}
+
+func decodeCOSBench(file string, data []byte, o DecodeOptions) (Spec, []Warning, error) {
 	if len(data) > MaxFileSize {
 		return Spec{}, nil, fmt.Errorf("%s: %d bytes is too large for a workload file (at most %d)", file, len(data), MaxFileSize)
 	}
@@ -37,7 +44,7 @@ func DecodeCOSBench(file string, data []byte) (Spec, []Warning, error) {
 	if err != nil {
 		return Spec{}, nil, err
 	}
-	c := &cdec{file: file}
+	c := &cdec{file: file, opts: o}
 	if root.name != "workload" {
 		c.fail(root, "the top element is <%s>; a COSBench workload starts with <workload>", root.name)
 		return Spec{}, nil, errors.Join(c.errs...)
@@ -111,10 +118,25 @@ func (c *cdec) storage(n *xnode) *Storage {
 	switch st.Type {
 	case "s3":
 	case "sio":
-		c.warn(n, "storage type sio is run as plain S3")
+		c.warnType(n, st.Type, "storage type sio is run as plain S3")
 		st.Type = "s3"
+	case "none", "mock":
+		// COSBench's none and mock drivers store nothing: the workload
+		// runs on the target the command line names, or the embedded server.
+		where := "the embedded S3 server (no target given on the command line)"
+		if c.opts.Target {
+			where = "the target the command line names"
+		}
+		if st.Type == "mock" || c.opts.Target {
+			c.warnType(n, st.Type, "storage type %s (COSBench's driver that stores nothing) is run against %s, containers as buckets", st.Type, where)
+		}
+		return &Storage{Type: "s3", Pos: st.Pos}
 	default:
-		c.fail(n, "storage type %q is not supported: objbench measures S3-compatible stores (type=\"s3\"); COSBench's other drivers (swift, ampli, mock, librados...) have no objbench equivalent", n.attrs["type"])
+		if c.opts.Target {
+			c.warnType(n, st.Type, "storage type %s is run against the target the command line names, containers as buckets; its config is not used", st.Type)
+			return &Storage{Type: "s3", Pos: st.Pos}
+		}
+		return st // refused by Validate, once, unless a target is named
 	}
 	cfg := parseKV(n.attrs["config"])
 	for _, k := range cfg.keys() {
@@ -146,6 +168,17 @@ func (c *cdec) storage(n *xnode) *Storage {
 		}
 	}
 	return st
+}
+
+// warnType warns about storage type t once per document.
+func (c *cdec) warnType(n *xnode, t, format string, a ...any) {
+	if c.typed == nil {
+		c.typed = map[string]bool{}
+	}
+	if !c.typed[t] {
+		c.typed[t] = true
+		c.warn(n, format, a...)
+	}
 }
 
 // stageGroup is a run of works of one kind inside a workstage.
@@ -232,7 +265,7 @@ func (c *cdec) stagesOf(ws *xnode, name string, groups []*stageGroup, delay time
 		}
 		st := Stage{Name: stName, Kind: g.kind, Streams: g.streams, Pos: at}
 		if g.kind == KindMain || g.kind == KindPrepare { // cleanup always runs to its end
-			st.OnError = &FailurePolicy{MaxErrorRatio: g.afr}
+			st.OnError = &FailurePolicy{MaxErrorRatio: g.afr, AtEnd: true}
 		}
 		out = append(append(append(out, g.before...), st), g.after...)
 	}

@@ -47,7 +47,10 @@ func (c *cdec) operation(o *xnode, cfg kvConfig, s *Stream) (OpWeight, KeySpace,
 		c.fail(o, "operation type %q: objbench runs read, write, delete, list and filewrite", o.attrs["type"])
 		return OpWeight{}, KeySpace{}, nil, false
 	}
-	m := OpWeight{Op: op, Pos: c.pos(o), Weight: int(c.intAttr(o, "ratio", 0, 100, true))}
+	m := OpWeight{Op: op, Pos: c.pos(o), Weight: 100} // COSBench's default ratio
+	if _, ok := o.attrs["ratio"]; ok {
+		m.Weight = int(c.intAttr(o, "ratio", 0, 100, true))
+	}
 	if d, ok := o.attrs["division"]; ok && d != "none" {
 		c.warn(o, "division=%s: objbench's workers share one queue of work instead of COSBench's split per worker", d)
 	}
@@ -64,15 +67,21 @@ func (c *cdec) operation(o *xnode, cfg kvConfig, s *Stream) (OpWeight, KeySpace,
 		s.Data.Verify = true
 	}
 	if op != OpPut {
+		if op == OpGet && s.Data == (Data{Verify: s.Data.Verify}) {
+			// What a verifying read expects when no write of this run
+			// says (a data set written by an earlier run): COSBench's data.
+			s.Data.Pattern = PatternLetters
+			if strings.EqualFold(cfg["content"], "zero") {
+				s.Data.Compress, s.Data.Pattern = 4096, ""
+			}
+		}
 		return m, ks, nil, true
 	}
 	var tmp Stream
 	if !c.sizes(o, cfg, &tmp) {
 		return m, ks, nil, false
 	}
-	if ratio := c.content(o, cfg); ratio > 0 {
-		s.Data.Compress = ratio
-	}
+	s.Data.Compress, s.Data.Pattern = c.content(o, cfg)
 	size := tmp.Sizes()
 	return m, ks, &size, true
 }

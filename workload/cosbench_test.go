@@ -41,7 +41,7 @@ func TestCOSBenchMapsWorksOntoStages(t *testing.T) {
 		t.Fatalf("stages %v", kinds)
 	}
 	init := sp.Stages[0].Streams[0].Objects
-	if strings.Join(init.Buckets, ",") != "mycontainers_1,mycontainers_2" {
+	if strings.Join(init.Buckets, ",") != "mycontainers-1,mycontainers-2" {
 		t.Errorf("COSBench's default container names: %v", init.Buckets)
 	}
 	prep := sp.Stages[1].Streams[0]
@@ -82,10 +82,10 @@ func TestCOSBenchEdgeCases(t *testing.T) {
 				}
 			}},
 		{"histogram containers map to positions", `<workstage name="m"><work name="m" workers="1" runtime="1">
-<operation type="write" ratio="100" config="cprefix=b;containers=h(3|3|90,7|8|10);objects=c(1);sizes=c(1)B"/></work></workstage>`,
+<operation type="write" ratio="100" config="cprefix=bkt;containers=h(3|3|90,7|8|10);objects=c(1);sizes=c(1)B"/></work></workstage>`,
 			func(t *testing.T, sp workload.Spec, _ string) {
 				ks := sp.Stages[0].Streams[0].Objects
-				if strings.Join(ks.Buckets, ",") != "b3,b7,b8" || ks.BucketPick.String() != "h(1|1|90,2|3|10)" {
+				if strings.Join(ks.Buckets, ",") != "bkt3,bkt7,bkt8" || ks.BucketPick.String() != "h(1|1|90,2|3|10)" {
 					t.Errorf("buckets %v picked %s", ks.Buckets, ks.BucketPick)
 				}
 			}},
@@ -140,7 +140,7 @@ func TestCOSBenchEdgeCases(t *testing.T) {
 func TestCOSBenchProblems(t *testing.T) {
 	for _, c := range []struct{ name, doc, want string }{
 		{"swift", `<workload name="w"><storage type="swift"/><workflow><workstage name="s"><work type="delay" workers="1"/></workstage></workflow></workload>`, `c.xml:1: storage type "swift" is not supported`},
-		{"mock", `<workload name="w"><storage type="mock"/><workflow/></workload>`, `storage type "mock" is not supported`},
+		{"cdmi", `<workload name="w"><storage type="cdmi"/><workflow/></workload>`, `storage type "cdmi" is not supported`},
 		{"placeholder keys", `<workload name="w"><storage type="s3" config="accesskey=<accesskey>"/></workload>`, "replace placeholders"},
 		{"not a workload", `<workflow/>`, "starts with <workload>"},
 		{"no limit", cosbench(`<workstage name="m"><work name="m" workers="2"><operation type="read" ratio="100" config="containers=c(1);objects=c(1)"/></work></workstage>`), `work "m" has no limit`},
@@ -150,8 +150,8 @@ func TestCOSBenchProblems(t *testing.T) {
 		{"bad selector", cosbench(`<workstage name="p"><work type="prepare" workers="1" config="containers=c(1);objects=r(9,2);sizes=c(1)KB"/></workstage>`), "objects: bad selector"},
 		{"unknown work type", cosbench(`<workstage name="p"><work type="bake" workers="1"/></workstage>`), `work type "bake"`},
 		{"read nothing prepared", cosbench(`<workstage name="m"><work name="m" workers="2" runtime="5"><operation type="read" ratio="100" config="containers=c(1);objects=u(1,9)"/></work></workstage>`), "but none exist there"},
-		{"read beyond prepared", cosbench(`<workstage name="p"><work type="prepare" workers="1" config="containers=c(1);objects=r(1,5);sizes=c(1)KB"/></workstage>
-<workstage name="m"><work name="m" workers="2" runtime="5"><operation type="read" ratio="100" config="containers=c(1);objects=u(1,9)"/></work></workstage>`), "earlier stages write only 1..5"},
+		{"read outside prepared", cosbench(`<workstage name="p"><work type="prepare" workers="1" config="containers=c(1);objects=r(1,5);sizes=c(1)KB"/></workstage>
+<workstage name="m"><work name="m" workers="2" runtime="5"><operation type="read" ratio="100" config="containers=c(1);objects=u(6,9)"/></work></workstage>`), "reads objects u(6,9) under \"myobjects_\", but none exist there"},
 		{"syntax", `<workload name="w"><workflow></workload>`, "c.xml:1: XML syntax error"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

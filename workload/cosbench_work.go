@@ -32,6 +32,10 @@ func (c *cdec) work(w *xnode, cfg kvConfig, storage *Storage) (*stageGroup, bool
 		return g, true
 	}
 	s := Stream{Name: cmpOr(w.attrs["name"], typ), Pos: c.pos(w), Percent: kind == KindMain, Driver: w.attrs["driver"]}
+	if kind == KindMain || kind == KindPrepare {
+		afr := g.afr
+		s.MaxErrorRatio = &afr
+	}
 	s.Concurrency = []int{int(c.intAttr(w, "workers", 1, 1<<20, true))}
 	c.workNotes(w, kind, &s)
 	cfg = cfg.merge(parseKV(w.attrs["config"]))
@@ -52,7 +56,7 @@ func (c *cdec) work(w *xnode, cfg kvConfig, storage *Storage) (*stageGroup, bool
 		c.checkConfig(w, cfg)
 		if kind == KindPrepare {
 			c.sizes(w, cfg, &s)
-			s.Data.Compress = c.content(w, cfg)
+			s.Data.Compress, s.Data.Pattern = c.content(w, cfg)
 		}
 	}
 	c.containerFlags(w, cfg, kind, s, g)
@@ -95,15 +99,21 @@ func (c *cdec) workNotes(w *xnode, kind StageKind, s *Stream) {
 	rampup := c.intAttr(w, "rampup", 0, 1e7, false)
 	rampdown := c.intAttr(w, "rampdown", 0, 1e7, false)
 	if kind == KindMain {
-		s.Bounds = Bounds{Duration: time.Duration(runtime+rampup+rampdown) * time.Second,
-			Ops: c.intAttr(w, "totalOps", 0, 1<<62, false), Bytes: c.intAttr(w, "totalBytes", 0, 1<<62, false)}
+		s.Bounds = Bounds{Ops: c.intAttr(w, "totalOps", 0, 1<<62, false), Bytes: c.intAttr(w, "totalBytes", 0, 1<<62, false)}
+		if runtime > 0 { // without a runtime COSBench ignores rampup and rampdown
+			s.Bounds.Duration = time.Duration(runtime+rampup+rampdown) * time.Second
+			s.Rampup, s.Rampdown = time.Duration(rampup)*time.Second, time.Duration(rampdown)*time.Second
+		}
 		if s.Bounds == (Bounds{}) {
 			c.fail(w, "work %q has no limit: give runtime=, totalOps= or totalBytes=", s.Name)
 		}
 	}
-	if rampup > 0 || rampdown > 0 {
-		c.warn(w, "rampup=%d rampdown=%d: workers start together rather than gradually; the work runs %d s in all and throughput is taken over objbench's common window (from every worker's first op to the first worker's stop), not the runtime alone",
-			rampup, rampdown, runtime+rampup+rampdown)
+	switch {
+	case (rampup > 0 || rampdown > 0) && (runtime == 0 || kind != KindMain):
+		c.warn(w, "rampup=%d rampdown=%d without runtime: ignored, as COSBench does (the work ends by its op or byte limit)", rampup, rampdown)
+	case rampup > 0 || rampdown > 0:
+		c.warn(w, "rampup=%d rampdown=%d: as in COSBench, every worker starts at once, the work runs %d s, and the ops of its first %d s and last %d s are left out of its statistics (counts, latencies, rates); objbench places an op in the second it ended in, where COSBench also leaves out an op that started before the rampup ended",
+			rampup, rampdown, runtime+rampup+rampdown, rampup, rampdown)
 	}
 	if v, ok := w.attrs["interval"]; ok && strings.TrimSpace(v) != "5" {
 		c.warn(w, "interval=%s: objbench records every second", v)
@@ -134,9 +144,7 @@ func (c *cdec) keySpace(n *xnode, cfg kvConfig, kind StageKind, objects bool) (K
 	if v, ok := cfg["cprefix"]; ok {
 		cprefix = v
 	}
-	for i := range sel.Count() {
-		ks.Buckets = append(ks.Buckets, cprefix+strconv.FormatInt(sel.At(i), 10)+csuffix)
-	}
+	ks.Buckets = c.buckets(n, cprefix, csuffix, sel)
 	if kind == KindMain {
 		pick := rankSelector(sel)
 		ks.BucketPick = &pick
@@ -193,7 +201,7 @@ func (c *cdec) sizes(n *xnode, cfg kvConfig, s *Stream) bool {
 		c.fail(n, "config needs sizes= (e.g. sizes=c(64)KB)")
 		return false
 	}
-	sel, err := ParseSizeSelector(v)
+	sel, err := ParseWholeSizeSelector(v) // u(1,4)KB: 1000, 2000, 3000 or 4000 bytes, as in COSBench
 	if err != nil {
 		c.fail(n, "sizes: %v", err)
 		return false
@@ -205,17 +213,19 @@ func (c *cdec) sizes(n *xnode, cfg kvConfig, s *Stream) bool {
 	return true
 }
 
-// content maps content=zero to highly compressible data.
-func (c *cdec) content(n *xnode, cfg kvConfig) float64 {
+// content is what the written bytes look like: COSBench's random letters
+// (each object one 4 KiB piece of them, repeated), or for content=zero
+// nearly all zeros.
+func (c *cdec) content(n *xnode, cfg kvConfig) (compress float64, pattern string) {
 	switch v := strings.ToLower(cfg["content"]); v {
 	case "", "random":
-		return 0
+		return 0, PatternLetters
 	case "zero":
 		c.warn(n, "content=zero: objbench writes data that is 1/4096 random (compresses about 4096 times) rather than all zeros")
-		return 4096
+		return 4096, ""
 	default:
-		c.warn(n, "content=%s is not one objbench knows (random or zero); random data is written", v)
-		return 0
+		c.warn(n, "content=%s is not one objbench knows (random or zero); COSBench's random letters are written", v)
+		return 0, PatternLetters
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/objbench/objbench/units"
 )
@@ -34,6 +35,9 @@ func CorpusKey(ks KeySpace) string { return ks.Source + " max " + strconv.Itoa(k
 // bytes; a corpus missing from corpora is described without them.
 func WritePlanWith(w io.Writer, sp Spec, corpora map[string]CorpusFacts) error {
 	pw := &planWriter{w: w, written: map[string]Selector{}, corpora: corpora}
+	if sp.Dataset != "" {
+		pw.ns = strings.NewReplacer(PlanNamespace, DatasetNamespace(sp.Dataset))
+	}
 	pw.header(sp)
 	for i, st := range sp.Stages {
 		pw.stage(sp, i, st)
@@ -49,12 +53,18 @@ type planWriter struct {
 	// space, to estimate the bytes of later reads.
 	written map[string]Selector
 	corpora map[string]CorpusFacts
+	ns      *strings.Replacer // a data set's namespace for the run's
 }
 
 func (p *planWriter) line(indent int, format string, a ...any) {
-	if p.err == nil {
-		_, p.err = fmt.Fprintf(p.w, strings.Repeat("  ", indent)+format+"\n", a...)
+	if p.err != nil {
+		return
 	}
+	text := strings.Repeat("  ", indent) + fmt.Sprintf(format, a...) + "\n"
+	if p.ns != nil {
+		text = p.ns.Replace(text)
+	}
+	_, p.err = io.WriteString(p.w, text)
 }
 
 func (p *planWriter) header(sp Spec) {
@@ -75,6 +85,10 @@ func (p *planWriter) header(sp Spec) {
 	}
 	p.line(0, "keys: every object this run writes is stored as %s<name> in its bucket; buckets are", PlanNamespace)
 	p.line(0, "  created only when missing and removed only when this run created them")
+	if sp.Dataset != "" {
+		p.line(0, "data set %q: kept after the run (cleanup and dispose stages are skipped); reads of objects no stage", sp.Dataset)
+		p.line(0, "  of this run writes find what earlier runs wrote into it; objbench dataset rm %s deletes it", sp.Dataset)
+	}
 	if sp.Source != nil && len(sp.Source.Warnings) > 0 {
 		p.line(0, "not honoured as written (%d):", len(sp.Source.Warnings))
 		for _, w := range sp.Source.Warnings {
@@ -155,11 +169,26 @@ func (p *planWriter) stage(sp Spec, i int, st Stage) {
 	}
 	switch f := st.OnError; {
 	case f == nil:
+	case f.AtEnd:
+		p.line(1, "at its end, a stream (work) whose failed ops exceed its afr (%s) fails the stage and the run; later stages still run", streamRatios(st))
 	case f.MaxErrorRatio == 0:
 		p.line(1, "stop the workflow at the first failed op")
 	default:
 		p.line(1, "stop the workflow when more than %s of this stage's ops fail", percent(f.MaxErrorRatio))
 	}
+}
+
+// streamRatios lists the acceptable failure ratio of each stream of st.
+func streamRatios(st Stage) string {
+	var parts []string
+	for _, s := range st.Streams {
+		r := st.OnError.MaxErrorRatio
+		if s.MaxErrorRatio != nil {
+			r = *s.MaxErrorRatio
+		}
+		parts = append(parts, s.Name+" "+percent(r))
+	}
+	return strings.Join(parts, ", ")
 }
 
 func (p *planWriter) prepare(s Stream) {
@@ -176,6 +205,9 @@ func (p *planWriter) prepare(s Stream) {
 	p.line(1, "stream %q: write %s objects of %s with %s: %s in all", s.Name, countString(n, exact),
 		sizes.SizeString(), plural(s.MaxConcurrency(), "worker"), bytesString(float64(n)*sizes.Mean(), sizes.Kind == SelConst))
 	p.line(2, "%s", describeObjects(s.Objects))
+	if s.Data.Pattern == PatternLetters {
+		p.line(2, "COSBench's data: each object repeats one 4 KiB piece of random letters (compressible; --incompressible for random bytes)")
+	}
 }
 
 func (p *planWriter) cleanup(head string, st Stage) {
@@ -229,13 +261,19 @@ func (p *planWriter) main(head string, st Stage) {
 func (p *planWriter) remember(st Stage) {
 	for _, s := range st.Streams {
 		if f, ok := p.corpora[CorpusKey(s.Objects)]; ok && st.Kind == KindPrepare && s.Objects.Source != "" && f.Objects > 0 {
-			p.written[s.Objects.id()] = Const(f.Bytes / f.Objects) // reads of it move its mean size
+			for _, k := range writtenKeys(s.Objects) {
+				p.written[k] = Const(f.Bytes / f.Objects) // reads of it move its mean size
+			}
 		} else if st.Kind == KindPrepare {
-			p.written[s.Objects.id()] = s.Sizes()
+			for _, k := range writtenKeys(s.Objects) {
+				p.written[k] = s.Sizes()
+			}
 		}
 		for _, m := range s.Mix {
 			if op, _ := CanonicalOp(m.Op); op == OpPut || op == OpMultipart {
-				p.written[s.OpObjects(m).id()] = s.OpSizes(m)
+				for _, k := range writtenKeys(s.OpObjects(m)) {
+					p.written[k] = s.OpSizes(m)
+				}
 			}
 		}
 	}
@@ -243,8 +281,10 @@ func (p *planWriter) remember(st Stage) {
 
 // readSizes is the size distribution reads of op m find.
 func (p *planWriter) readSizes(s Stream, m OpWeight) Selector {
-	if w, ok := p.written[s.OpObjects(m).id()]; ok {
-		return w
+	for _, k := range writtenKeys(s.OpObjects(m)) { // the first bucket written
+		if w, ok := p.written[k]; ok {
+			return w
+		}
 	}
 	return s.OpSizes(m)
 }
@@ -287,8 +327,18 @@ func streamExtras(s Stream) string {
 	if s.Data.Compress > 1 {
 		parts = append(parts, fmt.Sprintf("data compresses %v:1", s.Data.Compress))
 	}
+	if s.Data.Pattern == PatternLetters {
+		parts = append(parts, "COSBench's data: each object repeats one 4 KiB piece of random letters (compressible; --incompressible for random bytes)")
+	}
 	if s.Data.Verify {
 		parts = append(parts, "every byte read is checked against what this run wrote")
+	}
+	switch {
+	case s.Rampup >= time.Second || s.Rampdown >= time.Second:
+		parts = append(parts, fmt.Sprintf("the ops of the first %v (rampup) and the last %v (rampdown) are left out of the statistics, in whole seconds",
+			s.Rampup.Truncate(time.Second), s.Rampdown.Truncate(time.Second)))
+	case s.Rampup > 0 || s.Rampdown > 0:
+		parts = append(parts, fmt.Sprintf("rampup %v and rampdown %v are under a second: no second is left out of the statistics", s.Rampup, s.Rampdown))
 	}
 	switch FsyncOf(s) {
 	case FsyncPerFile:

@@ -14,7 +14,8 @@ const minScaledDuration = time.Millisecond
 // concurrency are kept), so a workload meant for an hour runs in seconds in
 // CI with the same shape. Counts round up and stay at least 1; an index
 // selector maps each number n to ceil(n*f), which keeps every range that
-// contained another containing it (prepare still covers what main reads).
+// contained another containing it (prepare still covers what main reads)
+// and ranges apart apart (indexScale).
 func (sp Spec) Scale(f float64) Spec {
 	if !(f > 0) || f == 1 || math.IsInf(f, 0) {
 		return sp
@@ -25,18 +26,19 @@ func (sp Spec) Scale(f float64) Spec {
 		out.ScaledBy *= sp.ScaledBy
 	}
 	out.Stages = slices.Clone(sp.Stages)
+	idx := sp.indexScales(f)
 	for i := range out.Stages {
 		st := &out.Stages[i]
 		st.Delay = scaleDuration(st.Delay, f)
 		st.Streams = slices.Clone(st.Streams)
 		for j := range st.Streams {
-			st.Streams[j] = st.Streams[j].scale(f)
+			st.Streams[j] = st.Streams[j].scale(f, idx)
 		}
 	}
 	return out
 }
 
-func (s Stream) scale(f float64) Stream {
+func (s Stream) scale(f float64, idx map[string]*indexScale) Stream {
 	s.Bounds = s.Bounds.scale(f)
 	if s.PerTarget != nil {
 		per := make(map[string]Bounds, len(s.PerTarget))
@@ -45,11 +47,14 @@ func (s Stream) scale(f float64) Stream {
 		}
 		s.PerTarget = per
 	}
-	s.Objects = s.Objects.scale(f)
+	if s.Rampup > 0 || s.Rampdown > 0 { // the ramps keep their share of the run, not below a tick
+		s.Rampup, s.Rampdown = time.Duration(float64(s.Rampup)*f), time.Duration(float64(s.Rampdown)*f)
+	}
+	s.Objects = s.Objects.scale(f, idx)
 	s.Mix = slices.Clone(s.Mix)
 	for i := range s.Mix {
 		if o := s.Mix[i].Objects; o != nil {
-			ks := o.scale(f)
+			ks := o.scale(f, idx)
 			s.Mix[i].Objects = &ks
 		}
 	}
@@ -69,12 +74,15 @@ func (s Stream) scale(f float64) Stream {
 	return s
 }
 
-func (k KeySpace) scale(f float64) KeySpace {
+func (k KeySpace) scale(f float64, idx map[string]*indexScale) KeySpace {
 	if k.Count > 0 {
 		k.Count = int(scaleInt(int64(k.Count), f))
 	}
 	if k.Index != nil {
 		sel := k.Index.Scale(f)
+		if m := idx[k.naming()]; m != nil {
+			sel = m.selector(*k.Index)
+		}
 		k.Index = &sel
 	}
 	return k
@@ -100,4 +108,19 @@ func mapSlice[T any](xs []T, fn func(T) T) []T {
 
 func (b Bounds) scale(f float64) Bounds {
 	return Bounds{Duration: scaleDuration(b.Duration, f), Ops: scaleInt(b.Ops, f), Bytes: scaleInt(b.Bytes, f)}
+}
+
+// Incompressible returns a copy of sp whose streams write random bytes
+// instead of a pattern (COSBench's letters): objbench run --incompressible.
+func (sp Spec) Incompressible() Spec {
+	out := sp
+	out.Stages = slices.Clone(sp.Stages)
+	for i := range out.Stages {
+		st := &out.Stages[i]
+		st.Streams = slices.Clone(st.Streams)
+		for j := range st.Streams {
+			st.Streams[j].Data.Pattern = ""
+		}
+	}
+	return out
 }

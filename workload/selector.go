@@ -44,6 +44,10 @@ type Selector struct {
 	Max  int64 // largest value it can give
 	Bins []Bin // histogram bins, sorted by Lo
 	Exp  float64
+	// Unit, above 1, makes every value a whole number of it (COSBench's
+	// sizes, ParseWholeSizeSelector): Min, Max and the bins are multiples
+	// of it, and values are drawn in units.
+	Unit int64
 }
 
 // Bin is one histogram bin: values Lo..Hi chosen with relative Weight.
@@ -283,6 +287,11 @@ func (s *Selector) sortBins() {
 // String is the selector in its canonical grammar (numbers in bytes for
 // sizes); ParseSelector reads it back.
 func (s Selector) String() string {
+	if s.Unit > 1 {
+		if text, ok := s.unitString(); ok {
+			return text
+		}
+	}
 	return s.format(func(n int64) string { return strconv.FormatInt(n, 10) })
 }
 
@@ -307,7 +316,11 @@ func (s Selector) MarshalText() ([]byte, error) { return []byte(s.String()), nil
 
 // UnmarshalText reads the canonical form.
 func (s *Selector) UnmarshalText(b []byte) error {
-	v, err := ParseSelector(string(b))
+	parse := ParseSelector
+	if t := strings.TrimSpace(string(b)); strings.HasSuffix(t, "B") { // whole units: "u(1,4)KB"
+		parse = ParseWholeSizeSelector
+	}
+	v, err := parse(string(b))
 	if err != nil {
 		return err
 	}

@@ -17,6 +17,9 @@ func (s Selector) Sequential() bool { return s.Kind == SelRange || s.Kind == Sel
 // the range in order (COSBench's s() and r()). The function is for one
 // goroutine, since rng is.
 func (s Selector) Sampler(rng *rand.Rand, next func() uint64) func() int64 {
+	if s.Unit > 1 {
+		return s.unitSampler(rng, next)
+	}
 	switch s.Kind {
 	case SelConst:
 		v := s.Min
@@ -227,6 +230,9 @@ func (s Selector) Shift(d int64) Selector {
 func (s Selector) SizeString() string {
 	if s.Kind == SelConst {
 		return units.FormatSize(s.Min)
+	}
+	if text, ok := s.unitString(); ok && s.Unit > 1 {
+		return text + " (whole " + unitNames[s.Unit] + ")"
 	}
 	return s.format(units.FormatSize)
 }

@@ -33,7 +33,29 @@ type Spec struct {
 	// ScaledBy is the factor counts and durations were multiplied by
 	// (objbench run --scale), 0 when they were not.
 	ScaledBy float64 `json:"scaled_by,omitempty"`
-	Stages   []Stage `json:"stages"`
+	// Dataset names a data set kept in the store: the run writes into and
+	// reads from DatasetNamespace(Dataset) instead of its own namespace,
+	// skips cleanup and dispose, and reads of objects no stage of the run
+	// writes find what earlier runs wrote there.
+	Dataset string  `json:"dataset,omitempty"`
+	Stages  []Stage `json:"stages"`
+}
+
+// DatasetNamespace is where data set name lives in every bucket.
+func DatasetNamespace(name string) string { return "objbench/data/" + name + "/" }
+
+// ValidDatasetName reports whether name can name a data set: 1 to 64
+// letters, digits, '.', '_' or '-', not starting with '.'.
+func ValidDatasetName(name string) bool {
+	if name == "" || len(name) > 64 || name[0] == '.' {
+		return false
+	}
+	for _, c := range name {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // Source is the workload file a spec was decoded from.
@@ -81,9 +103,13 @@ type Stage struct {
 
 // FailurePolicy stops the workflow when a stage's share of failed ops
 // crosses MaxErrorRatio (COSBench's afr, as a fraction): the remaining
-// stages are skipped, except cleanup and dispose.
+// stages are skipped, except cleanup and dispose. With AtEnd it is
+// COSBench's rule instead: each stream is judged on its own ratio
+// (Stream.MaxErrorRatio, else the stage's) once the stage is over; a
+// stream over it fails the stage and the run, but the later stages run.
 type FailurePolicy struct {
 	MaxErrorRatio float64 `json:"max_error_ratio"`
+	AtEnd         bool    `json:"at_end,omitempty"`
 }
 
 // OpWeight is one op of a mix with its relative weight.
@@ -110,6 +136,15 @@ type Stream struct {
 	// "s3") or URL: a run on several targets gives each its own counts
 	// (Spec.ForTarget).
 	PerTarget map[string]Bounds `json:"per_target,omitempty"`
+	// Rampup and Rampdown are COSBench's: the stream runs its whole
+	// Bounds.Duration, every worker from the start, but the ops that end
+	// in its first Rampup and last Rampdown (whole seconds) are left out
+	// of its result: counts, latencies and rates.
+	Rampup   time.Duration `json:"rampup_ns,omitempty"`
+	Rampdown time.Duration `json:"rampdown_ns,omitempty"`
+	// MaxErrorRatio is the stream's own acceptable failure ratio under a
+	// stage policy judged AtEnd (COSBench's afr of one work).
+	MaxErrorRatio *float64 `json:"max_error_ratio,omitempty"`
 	// Rate, when set, makes the stream open loop (main stages only): ops
 	// start on its schedule and Concurrency is the pool of workers.
 	Rate    *Rate    `json:"rate,omitempty"`
@@ -152,11 +187,18 @@ type Data struct {
 	// Compress > 1 makes the data this stream writes compressible about
 	// that many times; 0 or 1 is incompressible (the default).
 	Compress float64 `json:"compress,omitempty"`
+	// Pattern, when set, is what the bytes look like instead:
+	// PatternLetters is COSBench's data.
+	Pattern string `json:"pattern,omitempty"`
 	// Verify compares every byte read with what this run wrote for the key
 	// (however the writer's data was made); a mismatch counts as a
 	// checksum error.
 	Verify bool `json:"verify,omitempty"`
 }
+
+// PatternLetters is COSBench's data: each object repeats one 4 KiB piece
+// of random lower-case letters, so it compresses.
+const PatternLetters = "letters"
 
 // Bounds end a stream at whichever limit comes first; zero means unset.
 type Bounds struct {

@@ -14,7 +14,21 @@ const MinPartSize = 5 << 20
 
 // problems collects validation errors, each prefixed with file:line when
 // the spec came from a file.
-type problems struct{ errs []error }
+// The same problem found twice (a storage shared by several streams) is
+// reported once.
+type problems struct {
+	errs  []error
+	seen  map[string]bool
+	warns []Warning // what runs, but not quite as written
+}
+
+func (p *problems) warn(at Pos, where, format string, a ...any) {
+	msg := fmt.Sprintf(format, a...)
+	if where != "" {
+		msg = where + ": " + msg
+	}
+	p.warns = append(p.warns, Warning{Pos: at, Msg: msg})
+}
 
 func (p *problems) add(at Pos, where, format string, a ...any) {
 	msg := fmt.Sprintf(format, a...)
@@ -24,14 +38,31 @@ func (p *problems) add(at Pos, where, format string, a ...any) {
 	if at.File != "" {
 		msg = at.String() + ": " + msg
 	}
+	if p.seen[msg] {
+		return
+	}
+	if p.seen == nil {
+		p.seen = map[string]bool{}
+	}
+	p.seen[msg] = true
 	p.errs = append(p.errs, errors.New(msg))
 }
 
 // Validate lists every problem in the spec, each naming where it is.
 func (sp Spec) Validate() []error {
+	errs, _ := sp.Check()
+	return errs
+}
+
+// Check is Validate with the warnings about what runs, but not as the
+// file may expect (reads of objects only partly written before).
+func (sp Spec) Check() ([]error, []Warning) {
 	p := &problems{}
 	if len(sp.Stages) == 0 {
 		p.add(Pos{}, "", "workload has no stages")
+	}
+	if sp.Dataset != "" && !ValidDatasetName(sp.Dataset) {
+		p.add(Pos{}, "", "data set name %q: want 1 to 64 letters, digits, '.', '_' or '-'", sp.Dataset)
 	}
 	if sp.Storage != nil {
 		sp.Storage.validate(p)
@@ -39,13 +70,26 @@ func (sp Spec) Validate() []error {
 	for i, st := range sp.Stages {
 		st.validate(p, fmt.Sprintf("stage %d (%s)", i+1, st.Name))
 	}
+	if sp.Source != nil && sp.Source.Format == "cosbench" {
+		p.hintTarget()
+	}
 	sp.checkPrepared(p)
-	return p.errs
+	return p.errs, p.warns
 }
 
 func (s *Storage) validate(p *problems) {
 	if t := strings.ToLower(s.Type); t != "" && t != "s3" {
 		p.add(s.Pos, "", "storage type %q is not supported: objbench measures S3-compatible stores (type \"s3\")", s.Type)
+	}
+}
+
+// hintTarget says, after a COSBench workload's refused storage types, how
+// to run it anyway.
+func (p *problems) hintTarget() {
+	for i, e := range p.errs {
+		if strings.Contains(e.Error(), "is not supported: objbench measures S3-compatible stores") {
+			p.errs[i] = fmt.Errorf("%w; name an S3 target (--endpoint-url, --bucket or --target) to run this workload there, containers as buckets", e)
+		}
 	}
 }
 
@@ -104,6 +148,12 @@ func (s Stream) validate(p *problems, where string, kind StageKind) {
 	if kind == KindMain && b == (Bounds{}) {
 		bad("no bound: give a duration, an op count or a byte count")
 	}
+	if r := s.MaxErrorRatio; r != nil && (*r < 0 || *r > 1 || *r != *r) {
+		bad("max error ratio %v must be between 0 and 1", *r)
+	}
+	if s.Rampup < 0 || s.Rampdown < 0 || (s.Rampup > 0 || s.Rampdown > 0) && (kind != KindMain || s.Rampup+s.Rampdown >= s.Bounds.Duration) {
+		bad("rampup %v and rampdown %v: only a main stream with a duration longer than both together has them", s.Rampup, s.Rampdown)
+	}
 	if s.Sweep != nil && kind != KindMain {
 		bad("only main stages sweep: a list of values here has no meaning")
 	}
@@ -114,6 +164,9 @@ func (s Stream) validate(p *problems, where string, kind StageKind) {
 	}
 	if s.Data.Compress < 0 || s.Data.Compress != s.Data.Compress {
 		bad("compress ratio %v must be 0 (incompressible) or above 1", s.Data.Compress)
+	}
+	if d := s.Data; d.Pattern != "" && (d.Pattern != PatternLetters || d.Compress > 1) {
+		bad("data pattern %q: want %q (COSBench's letters), and no compress ratio with it", d.Pattern, PatternLetters)
 	}
 	s.Objects.validate(p, s.Pos, where)
 	if kind == KindPrepare {

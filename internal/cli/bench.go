@@ -32,23 +32,30 @@ type benchOptions struct {
 	corpus      corpusFlags
 	out         string
 	csv         string
-	html        string
-	maxErrors   int64
-	grace       time.Duration
-	seed        uint64
-	quiet       bool
-	cpuProfile  string
-	memProfile  string
-	linkSpeed   string
-	linkBps     float64 // --link-speed, parsed
-	rate        string
-	arrival     string
-	ramp        time.Duration
-	maxWorkers  int
-	repeat      int
-	listen      string // --listen: serve the live view here
-	dist        workerOptions
-	s3          s3Flags
+	cosbenchCSV string // run: COSBench's CSV archive layout under this directory
+	// deleteDataset: the spec's cleanup deletes its data set (dataset rm)
+	deleteDataset bool
+	html          string
+	maxErrors     int64
+	grace         time.Duration
+	seed          uint64
+	quiet         bool
+	cpuProfile    string
+	memProfile    string
+	linkSpeed     string
+	linkBps       float64 // --link-speed, parsed
+	rate          string
+	arrival       string
+	ramp          time.Duration
+	maxWorkers    int
+	repeat        int
+	listen        string // --listen: serve the live view here
+	dist          workerOptions
+	s3            s3Flags
+	opLog         string // --op-log: one JSON line per op
+	// plan, when set, makes the workload once the run id is known
+	// (objbench replay); the spec runBench is given is then ignored.
+	plan func(runID string) (*planned, error)
 }
 
 func (o *benchOptions) register(f *pflag.FlagSet, op string) {
@@ -94,9 +101,19 @@ func (o *benchOptions) register(f *pflag.FlagSet, op string) {
 	f.StringVar(&o.listen, "listen", "", "while the run goes, serve a live page, its event stream and Prometheus /metrics on this address (127.0.0.1:8080; port 0 picks one)")
 	o.dist.register(f)
 	o.s3.register(f)
+	if op == "run" {
+		f.StringVar(&o.cosbenchCSV, "cosbench-csv", "", "also write COSBench's CSV archive under this directory: a row in run-history.csv, and in wN-NAME/ the workload CSV, "+
+			"the response-time histogram and a timeline per stage")
+	}
+	registerOpLog(f, &o.opLog)
 	if op == "mixed" || op == "run" {
 		f.StringVar(&o.mix, "mix", "get=45,put=15,stat=25,delete=10,list=5", "op weights for the mixed workload")
 	}
+}
+
+func registerOpLog(f *pflag.FlagSet, p *string) {
+	f.StringVar(p, "op-log", "", "write one JSON line per op (start, op, key, size, range, status or error, latency, TTFB, worker, step) to this file; "+
+		".zst or .gz compresses it. objbench replay replays it, objbench report --op-log rebuilds the tables from it")
 }
 
 // parsed holds the flag values that need parsing.

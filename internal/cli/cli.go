@@ -140,11 +140,12 @@ Every run prints a latency/throughput table and writes a result file
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(newRunCommand(env))
+	root.AddCommand(newReplayCommand(env))
 	for _, op := range benchOps {
 		root.AddCommand(newOpCommand(env, op))
 	}
 	root.AddCommand(newServerCommand(env), newReportCommand(env), newCompareCommand(env), newMonitorCommand(env))
-	root.AddCommand(newGenCommand(env))
+	root.AddCommand(newGenCommand(env), newDatasetCommand(env))
 	root.AddCommand(newTransferCommand(env), newCleanCommand(env), newNetemCommand(env))
 	root.AddCommand(newSelftestCommand(env))
 	root.AddCommand(newSaturateCommand(env))

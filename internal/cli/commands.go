@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/objbench/objbench/oplog"
 	"github.com/objbench/objbench/report"
 	"github.com/objbench/objbench/result"
 )
@@ -26,7 +27,7 @@ func newOpCommand(env Env, op string) *cobra.Command {
 		Use:   op + " [flags]",
 		Short: opHelp[op],
 		Example: fmt.Sprintf(`  objbench %[1]s                                  # embedded server, 10 s
-  objbench %[1]s --endpoint-url http://127.0.0.1:9000 --bucket b --size 4MiB --concurrency 1,4,16 --duration 30s
+  objbench %[1]s --endpoint-url http://127.0.0.1:9000 --bucket bench --size 4MiB --concurrency 1,4,16 --duration 30s
   objbench %[1]s --target file:///mnt/nvme --size 1MiB --ops 10000`, op),
 		Args: noArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -57,7 +58,7 @@ say otherwise. Everything the run writes lives under objbench/RUN-ID/ in
 its buckets; buckets are created only when missing and removed only when
 this run created them.`,
 		Example: `  objbench run
-  objbench run --endpoint-url http://127.0.0.1:9000 --bucket b --duration 30s
+  objbench run --endpoint-url http://127.0.0.1:9000 --bucket bench --duration 30s
   objbench run examples/cosbench-80-20.yaml
   objbench run --dry-run s3-config-sample.xml
   objbench run --scale 0.01 --endpoint-url http://127.0.0.1:9000 s3-config-sample.xml`,
@@ -72,14 +73,28 @@ this run created them.`,
 }
 
 func newReportCommand(env Env) *cobra.Command {
-	var csvOut, hdrLog, htmlOut string
+	var csvOut, hdrLog, htmlOut, opLog string
 	var timeline, noColor, asJSON bool
 	cmd := &cobra.Command{
-		Use:   "report RESULT.json",
-		Short: "Print a result file's tables again (from the file alone)",
-		Args:  positional(1, 1, "a result file"),
+		Use:   "report RESULT.json | report --op-log OPS.jsonl",
+		Short: "Print a result file's tables again (from the file alone), or rebuild them from an op log",
+		Example: `  objbench report objbench-results/RUN-ID.json
+  objbench report --html run.html objbench-results/RUN-ID.json
+  objbench report --op-log ops.jsonl.zst     # the tables of the run that wrote it (--op-log)`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if opLog != "" {
+				return positional(0, 0, "no result file with --op-log")(cmd, args)
+			}
+			return positional(1, 1, "a result file")(cmd, args)
+		},
 		RunE: func(_ *cobra.Command, args []string) error {
-			res, err := result.Read(args[0])
+			var res *result.Run
+			var err error
+			if opLog != "" {
+				res, err = oplog.Rebuild(opLog)
+			} else {
+				res, err = result.Read(args[0])
+			}
 			if err != nil {
 				return inputError{err}
 			}
@@ -109,6 +124,7 @@ func newReportCommand(env Env) *cobra.Command {
 	cmd.Flags().BoolVar(&noColor, "no-color", false, "no colours (also: NO_COLOR set, or output not a terminal)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the totals (no per-second records) as JSON instead")
 	cmd.Flags().StringVar(&htmlOut, "html", "", "also write the report as one self-contained HTML page with charts (opens offline)")
+	cmd.Flags().StringVar(&opLog, "op-log", "", "rebuild the tables from this op log (written by --op-log) instead of a result file")
 	cmd.Flags().StringVar(&hdrLog, "hdr-log", "", "also write one HdrHistogram interval log per op (DIR/OP.hlog, microseconds)")
 	return cmd
 }

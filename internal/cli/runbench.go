@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 	"github.com/objbench/objbench/atomicfile"
 	"github.com/objbench/objbench/loadgen"
 	"github.com/objbench/objbench/report"
+	"github.com/objbench/objbench/report/cosbenchcsv"
 	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/run"
 	"github.com/objbench/objbench/workload"
@@ -27,7 +29,7 @@ const maxRepeat = 1000
 // decides the exit code.
 func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) error {
 	note := notes(env, o.quiet)
-	if errs := sp.Validate(); len(errs) > 0 {
+	if errs := sp.Validate(); len(errs) > 0 && o.plan == nil {
 		return usageError{errors.Join(errs...)}
 	}
 	if o.repeat < 1 || o.repeat > maxRepeat {
@@ -43,6 +45,14 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 	if runID == "" {
 		runID = run.NewRunID()
 	}
+	var pl *planned
+	if o.plan != nil { // the workload comes from reading an input that needs the run's namespace (a replay)
+		if pl, err = o.plan(runID); err != nil {
+			return err
+		}
+		defer pl.close()
+		sp = pl.spec
+	}
 	place, err := placeResult(o.out, runID, wk)
 	if err != nil {
 		return err
@@ -53,6 +63,9 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 		return err
 	}
 	maxConc := maxConcurrency(sp, o.target.timeout)
+	if pl != nil {
+		maxConc = max(maxConc, pl.workers)
+	}
 	if err := checkOpenFiles(maxConc); err != nil {
 		closeListener(ln)
 		return err
@@ -67,6 +80,17 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 	if err := checkWritable(o.out); err != nil {      // before any work, after every input is checked
 		closeListener(ln)
 		return inputf("--out %s: %v", o.out, err)
+	}
+	if o.cosbenchCSV != "" {
+		if err := checkWritable(filepath.Join(o.cosbenchCSV, "run-history.csv")); err != nil {
+			closeListener(ln)
+			return inputf("--cosbench-csv %s: %v", o.cosbenchCSV, err)
+		}
+	}
+	ol, err := createOpLog(o.opLog)
+	if err != nil {
+		closeListener(ln)
+		return err
 	}
 	if ln != nil {
 		note("live view: http://%s/", browsable(ln.Addr()))
@@ -83,10 +107,16 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 	})
 	defer stopNote()
 	opts := run.Options{RunID: runID, Seed: o.seed, Tool: result.Tool{Name: "objbench", Version: version()},
-		Grace: o.grace, MaxErrors: o.maxErrors, NoCleanup: o.noCleanup, OpenLoopHorizon: o.target.timeout,
+		Grace: o.grace, MaxErrors: o.maxErrors, NoCleanup: o.noCleanup, OpenLoopHorizon: o.target.timeout, DeleteDataset: o.deleteDataset,
 		MaxConns: maxConc, LinkSpeed: o.linkBps, Live: ln, Note: note, Repeat: o.repeat,
 		Worker: wk, Engine: engine, RendezvousTimeout: o.dist.rendezvousTO, MaxSkew: o.dist.maxSkew,
 		OnStep: func(st workload.Stage, i int) { note("%s", describeStep(st, i)) }}
+	if ol != nil {
+		opts.OpLog = ol
+	}
+	if pl != nil {
+		opts.Replay, opts.ReplayInfo = pl.replay, pl.info
+	}
 	if o.memProfile != "" {
 		snap := heapProfileAtMainEnd(o.memProfile)
 		onStep := opts.OnStep
@@ -95,6 +125,18 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 	prog := withProgress(env, o.quiet, &opts)
 	res, runErr := run.Run(ctx, sp, tgt, opts)
 	prog.done()
+	if ol != nil {
+		if err := ol.Close(); err != nil {
+			runErr = errors.Join(runErr, fmt.Errorf("--op-log %s: %w", o.opLog, err))
+		} else if res != nil {
+			note("op log: %s", o.opLog)
+		}
+	}
+	if pl != nil && pl.err != nil {
+		if err := pl.err(); err != nil {
+			runErr = errors.Join(runErr, err)
+		}
+	}
 	if res == nil {
 		return runErr
 	}
@@ -151,9 +193,19 @@ func finish(env Env, o *benchOptions, res *result.Run, out string, runErr error,
 			return err
 		}
 	}
+	if o.cosbenchCSV != "" {
+		dir, err := cosbenchcsv.Write(o.cosbenchCSV, res)
+		if err != nil {
+			return fmt.Errorf("--cosbench-csv: %w", err)
+		}
+		note("COSBench CSVs: %s (and a row in %s)", dir, filepath.Join(o.cosbenchCSV, "run-history.csv"))
+	}
 	note("result: %s", out)
 	if !res.CleanedUp && o.noCleanup {
 		note("objects kept under %s (--no-cleanup)", res.Target.Namespace)
+	}
+	if sp := specDataset(res); sp != "" && !o.deleteDataset {
+		note("data set %s kept under %s in its buckets (objbench dataset rm %s deletes it)", sp, res.Target.Namespace, sp)
 	}
 	failed := strings.Join(res.FailedMainSteps(), ", ")
 	switch {
@@ -161,6 +213,9 @@ func finish(env Env, o *benchOptions, res *result.Run, out string, runErr error,
 		return runErr
 	case failed != "":
 		return fmt.Errorf("every op failed in %s (%s)", failed, failedWhy(res))
+	case len(res.FailedWorks()) > 0:
+		return fmt.Errorf("%d work(s) failed the acceptable failure ratio (afr); the later stages ran: %s",
+			len(res.FailedWorks()), strings.Join(res.FailedWorks(), "; "))
 	case res.Interrupted:
 		return errInterrupted
 	case res.Aborted == "max-errors":
@@ -171,6 +226,15 @@ func finish(env Env, o *benchOptions, res *result.Run, out string, runErr error,
 		return fmt.Errorf("cleanup incomplete: %s", res.CleanupNote)
 	}
 	return nil
+}
+
+// specDataset is the data set the run's spec names, if any.
+func specDataset(res *result.Run) string {
+	var sp struct {
+		Dataset string `json:"dataset"`
+	}
+	_ = json.Unmarshal(res.Spec, &sp)
+	return sp.Dataset
 }
 
 func writeCSVFile(path string, res *result.Run) error {

@@ -15,12 +15,17 @@ import (
 
 // fileOptions are the run command's flags beyond the shared ones.
 type fileOptions struct {
-	dryRun bool
-	scale  float64
+	dryRun         bool
+	scale          float64
+	incompressible bool
+	dataset        string
 }
 
 func (f *fileOptions) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.dryRun, "dry-run", false, "print the resolved plan (stages, streams, expected ops and bytes, where objects go) and touch no storage")
+	fs.BoolVar(&f.incompressible, "incompressible", false, "COSBench workloads: write random bytes instead of COSBench's data (a 4 KiB piece of random letters repeated per object, which compresses)")
+	fs.StringVar(&f.dataset, "dataset", "", "write into and read from the data set NAME, kept in the store (objbench/data/NAME/ in each bucket) instead of this run's namespace: "+
+		"cleanup and dispose are skipped, and reads of objects the workload does not write find what earlier runs wrote (objbench dataset rm NAME deletes it)")
 	fs.Float64Var(&f.scale, "scale", 1, "multiply object counts, op and byte limits and durations by this (e.g. 0.01 for a quick check in CI); sizes and concurrency stay")
 }
 
@@ -36,6 +41,9 @@ func runWorkload(ctx context.Context, env Env, o *benchOptions, f *fileOptions, 
 	if !(f.scale > 0) || f.scale > 1e6 {
 		return usagef("--scale %v: want a factor above 0, like 0.01", f.scale)
 	}
+	if f.dataset != "" && !workload.ValidDatasetName(f.dataset) {
+		return usagef("--dataset %q: want 1 to 64 letters, digits, '.', '_' or '-'", f.dataset)
+	}
 	var sp workload.Spec
 	if len(args) == 0 {
 		p, err := o.parse("run")
@@ -43,14 +51,18 @@ func runWorkload(ctx context.Context, env Env, o *benchOptions, f *fileOptions, 
 			return err
 		}
 		sp = buildSpec("run", o, p)
+		sp.Dataset = f.dataset
 	} else {
 		var err error
-		if sp, err = loadWorkload(env, o, flags, args[0], !f.dryRun); err != nil {
+		if sp, err = loadWorkload(env, o, flags, args[0], !f.dryRun, f.dataset); err != nil {
 			return err
 		}
 	}
 	if f.scale != 1 {
 		sp = sp.Scale(f.scale)
+	}
+	if f.incompressible {
+		sp = sp.Incompressible()
 	}
 	if f.dryRun {
 		if errs := sp.Validate(); len(errs) > 0 {
@@ -63,7 +75,7 @@ func runWorkload(ctx context.Context, env Env, o *benchOptions, f *fileOptions, 
 
 // loadWorkload reads and checks a workload file and lets the file's
 // storage fill the target flags the user left unset.
-func loadWorkload(env Env, o *benchOptions, flags *pflag.FlagSet, path string, warn bool) (workload.Spec, error) {
+func loadWorkload(env Env, o *benchOptions, flags *pflag.FlagSet, path string, warn bool, dataset string) (workload.Spec, error) {
 	for _, name := range shapeFlags {
 		if flags.Changed(name) {
 			return workload.Spec{}, usagef("--%s cannot be combined with a workload file: the file says what to run (edit it, or use --scale)", name)
@@ -73,7 +85,10 @@ func loadWorkload(env Env, o *benchOptions, flags *pflag.FlagSet, path string, w
 	if err != nil {
 		return workload.Spec{}, inputf("read workload: %v", err)
 	}
-	sp, warns, err := workload.Decode(path, data)
+	// A target on the command line lets a COSBench workload for another
+	// storage type (swift, mock...) run there.
+	named := o.target.endpoint != "" || o.target.bucket != "" || o.target.target != ""
+	sp, warns, err := workload.DecodeWith(path, data, workload.DecodeOptions{Target: named, Dataset: dataset})
 	if err != nil {
 		return workload.Spec{}, inputError{err}
 	}

@@ -48,7 +48,7 @@ offered rate is served), --max-rate is passed or --max-time runs out.
 It prints the curve (offered and achieved rate, response-time p50/p99,
 errors, dropped slots) and the knee: the highest rate that met the
 objective. --out writes the curve as JSON.`,
-		Example: `  objbench saturate get --endpoint-url http://10.0.0.5:9000 --bucket b --size 64KiB --slo 'p99<50ms'
+		Example: `  objbench saturate get --endpoint-url http://10.0.0.5:9000 --bucket bench --size 64KiB --slo 'p99<50ms'
   objbench saturate put --start-rate 200/s --factor 2 --step 3s --max-time 1m`,
 		Args: positional(1, 1, "the operation to saturate (get, put or stat)"),
 		RunE: func(cmd *cobra.Command, args []string) error { return runSaturate(cmd.Context(), env, &o, args[0]) },

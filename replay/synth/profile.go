@@ -17,6 +17,7 @@ type Options struct {
 // Profile accumulates what a trace looks like, one record at a time.
 type Profile struct {
 	records  int64
+	skipped  int64 // records of ops a workload file cannot describe from a trace (copies, batches)
 	failed   int64
 	ops      [metrics.NumOps]opStat
 	ranges   sizeHist
@@ -51,7 +52,10 @@ func New(o Options) *Profile {
 
 // Add counts one record, in trace order (read-after-write depends on it).
 func (p *Profile) Add(r *replay.Record) {
-	if r.Op >= metrics.NumOps {
+	if r.Op >= metrics.NumOps || opNames[r.Op] == "" {
+		// A copy's source, a batch's keys, a compare-and-swap's ETag are
+		// not in a trace: such requests are counted, not synthesized.
+		p.skipped++
 		return
 	}
 	p.records++
@@ -135,9 +139,12 @@ func (p *Profile) countKey(r *replay.Record) {
 // Summary is what a trace looks like.
 type Summary struct {
 	Records, Failed int64
-	First, Last     time.Time
-	Ops             [metrics.NumOps]int64
-	Rate            rateStats
+	// Skipped counts the requests of ops not synthesized (copies, batch
+	// deletes, version listings, compare-and-swap writes).
+	Skipped     int64
+	First, Last time.Time
+	Ops         [metrics.NumOps]int64
+	Rate        rateStats
 	// OpenLoop is false only for an op log of a closed-loop run (worker
 	// ids, no intended starts): production traffic arrives on its own.
 	OpenLoop bool
@@ -159,7 +166,7 @@ type Summary struct {
 
 // Summary fits the profile; call it once, after the last Add.
 func (p *Profile) Summary() Summary {
-	s := Summary{Records: p.records, Failed: p.failed, First: p.arr.first, Last: p.arr.last, SampledOneIn: p.keys.scale()}
+	s := Summary{Records: p.records, Failed: p.failed, Skipped: p.skipped, First: p.arr.first, Last: p.arr.last, SampledOneIn: p.keys.scale()}
 	for op := range p.ops {
 		s.Ops[op] = p.ops[op].count
 	}

@@ -1,0 +1,173 @@
+package e2e_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/objbench/objbench/result"
+	"github.com/objbench/objbench/storage"
+)
+
+// TestCOSBenchRampsLeftOut: rampup and rampdown are run (every worker
+// from the start) but their ops are not counted, as COSBench does.
+func TestCOSBenchRampsLeftOut(t *testing.T) {
+	doc := cosDoc("s3", `
+    <workstage name="init"><work type="init" workers="1" config="cprefix=rp;containers=r(1,1)" /></workstage>
+    <workstage name="prepare"><work type="prepare" workers="2" config="cprefix=rp;containers=r(1,1);objects=r(1,10);sizes=c(1)KB" /></workstage>
+    <workstage name="main"><work name="main" workers="2" rampup="1" runtime="2" rampdown="1">
+      <operation type="read" config="cprefix=rp;containers=c(1);objects=u(1,10)" /></work></workstage>`)
+	for _, s := range cosStores(t) {
+		t.Run(s.name, func(t *testing.T) {
+			r, res := s.run(t, "ramp", doc)
+			if r.code != 0 || res == nil {
+				t.Fatalf("exit %d:\n%s", r.code, r.stderr)
+			}
+			if !strings.Contains(r.stderr, "the ops of its first 1 s and last 1 s are left out of its statistics") || strings.Contains(r.stderr, "gradually") {
+				t.Errorf("the warning:\n%s", r.stderr)
+			}
+			for _, st := range res.Steps {
+				if st.Kind != result.KindMain {
+					continue
+				}
+				sr := st.Streams[0]
+				var inSeconds int64
+				for _, sec := range sr.Seconds {
+					if sec.T < 1 || sec.T > 2 {
+						t.Errorf("second %d is in the result", sec.T)
+					}
+					for _, o := range sec.Ops {
+						inSeconds += o.Ops
+					}
+				}
+				ops, ok, _ := mainOps(res, "GET")
+				// the requests sent in all 4 s, about twice those counted (prepare is another step)
+				if ops != inSeconds || ok != ops || ops == 0 || st.Requests < uint64(ops)*5/4 || sr.Window.Start < 1 || sr.Window.End > 3 {
+					t.Errorf("%d GETs counted (%d in the seconds kept), %d requests sent; window %+v", ops, inSeconds, st.Requests, sr.Window)
+				}
+			}
+		})
+	}
+}
+
+// TestCOSBenchAFRPerWorkAtStageEnd: afr is judged per work once the stage
+// is over; the failed work is named, the stage runs to its end, the later
+// stages run, and the run exits 1.
+func TestCOSBenchAFRPerWorkAtStageEnd(t *testing.T) {
+	doc := cosDoc("s3", `
+    <workstage name="init"><work type="init" workers="1" config="cprefix=afr;containers=r(1,2)" /></workstage>
+    <workstage name="prepare"><work type="prepare" workers="2" config="cprefix=afr;containers=r(1,2);objects=r(1,5);sizes=c(1)KB" /></workstage>
+    <workstage name="reads">
+      <work name="good" workers="1" totalOps="200"><operation type="read" config="cprefix=afr;containers=c(1);objects=u(1,5)" /></work>
+      <work name="bad" workers="1" totalOps="200"><operation type="read" config="cprefix=afr;containers=c(2);objects=u(1,10)" /></work>
+    </workstage>
+    <workstage name="writes"><work name="w" workers="1" totalOps="30"><operation type="write" config="cprefix=afr;containers=c(1);objects=u(6,8);sizes=c(2)KB" /></work></workstage>`)
+	for _, s := range cosStores(t) {
+		t.Run(s.name, func(t *testing.T) {
+			r, res := s.run(t, "afr", doc)
+			if r.code != 1 || res == nil {
+				t.Fatalf("exit %d, want 1:\n%s", r.code, r.stderr)
+			}
+			failed := res.FailedWorks()
+			if len(failed) != 1 || !strings.HasPrefix(failed[0], `reads: work "bad": `) || !strings.Contains(failed[0], "more than its afr of 20%") {
+				t.Errorf("failed works %q", failed)
+			}
+			if !strings.Contains(r.stderr, `1 work(s) failed the acceptable failure ratio (afr); the later stages ran: reads: work "bad"`) ||
+				!strings.Contains(r.stdout, `reads: FAILED (afr): work "bad"`) {
+				t.Errorf("stdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
+			}
+			for _, st := range res.Steps {
+				for _, sr := range st.Streams {
+					var ops int64
+					for _, tot := range sr.Totals {
+						ops += tot.Ops
+					}
+					if st.Kind == result.KindMain && ops != map[string]int64{"good": 200, "bad": 200, "w": 30}[sr.Name] {
+						t.Errorf("%s/%s ran %d ops, stopped by %s", st.Stage, sr.Name, ops, sr.StoppedBy)
+					}
+				}
+			}
+			_, okGets, _ := mainOps(res, "GET")
+			if okGets < 200+50 || okGets > 200+150 {
+				t.Errorf("%d GETs ok: want the 200 of good and about half of bad's", okGets)
+			}
+			got := s.objects(t, "afr1")
+			if len(got) != 8 || got[res.Target.Namespace+"myobjects_6"] != 2000 {
+				t.Errorf("the later stage's writes are not in the store: %v", got)
+			}
+		})
+	}
+}
+
+// TestCOSBenchSizesAndData: sizes are whole numbers of their unit and the
+// data is COSBench's (a 4 KiB piece of letters repeated), unless
+// --incompressible; --dry-run says so.
+func TestCOSBenchSizesAndData(t *testing.T) {
+	doc := cosDoc("s3", `
+    <workstage name="init"><work type="init" workers="1" config="cprefix=sz;containers=r(1,1)" /></workstage>
+    <workstage name="prepare"><work type="prepare" workers="2" config="cprefix=sz;containers=r(1,1);objects=r(1,40);sizes=u(1,4)KB" /></workstage>
+    <workstage name="main"><work name="main" workers="2" totalOps="100">
+      <operation type="read" config="cprefix=sz;containers=c(1);objects=u(1,40);hashCheck=true" /></work></workstage>`)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "sz.xml"), []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dry := objbench(t, dir, nil, "run", "--dry-run", "sz.xml").mustSucceed(t)
+	for _, want := range []string{"write 40 objects of u(1,4)KB (whole KB)", "COSBench's data: each object repeats one 4 KiB piece of random letters"} {
+		if !strings.Contains(dry.stdout, want) {
+			t.Errorf("--dry-run lacks %q:\n%s", want, dry.stdout)
+		}
+	}
+	for _, s := range cosStores(t) {
+		for _, incompressible := range []bool{false, true} {
+			t.Run(s.name+map[bool]string{false: "", true: "/incompressible"}[incompressible], func(t *testing.T) {
+				var args []string
+				if incompressible {
+					args = []string{"--incompressible"}
+				}
+				r, res := s.run(t, "sz", doc, args...)
+				if r.code != 0 || res == nil {
+					t.Fatalf("exit %d:\n%s", r.code, r.stderr)
+				}
+				if ops, ok, _ := mainOps(res, "GET"); ops != 100 || ok != 100 {
+					t.Errorf("%d verified GETs, %d ok", ops, ok)
+				}
+				got := map[string]int64{} // this run's objects (the bucket stays between runs)
+				for key, size := range s.objects(t, "sz1") {
+					if strings.HasPrefix(key, res.Target.Namespace) {
+						got[key] = size
+					}
+				}
+				sizes := map[int64]bool{}
+				for key, size := range got {
+					if size%1000 != 0 || size < 1000 || size > 4000 {
+						t.Errorf("%s has %d bytes: not a whole KB from 1 to 4", key, size)
+					}
+					sizes[size] = true
+				}
+				if len(got) != 40 || len(sizes) < 3 {
+					t.Errorf("%d objects of sizes %v", len(got), sizes)
+				}
+				var body bytes.Buffer
+				key := res.Target.Namespace + "myobjects_7"
+				if _, err := s.bucket(t, "sz1").Get(context.Background(), key, storage.GetOptions{}, &body); err != nil {
+					t.Fatal(err)
+				}
+				b := body.Bytes()
+				letters := len(b) > 0
+				for i, c := range b {
+					if c < 'a' || c > 'z' || (i >= 4096 && c != b[i-4096]) {
+						letters = false
+						break
+					}
+				}
+				if letters == incompressible {
+					t.Errorf("object of %d bytes: COSBench's letters %v, want %v (starts %q)", len(b), letters, !incompressible, b[:min(len(b), 16)])
+				}
+			})
+		}
+	}
+}

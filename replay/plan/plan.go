@@ -1,0 +1,218 @@
+package plan
+
+import (
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"sort"
+	"strings"
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/objbench/objbench/loadgen"
+	"github.com/objbench/objbench/metrics"
+	"github.com/objbench/objbench/replay"
+	"github.com/objbench/objbench/result"
+)
+
+// Options say what to replay and how.
+type Options struct {
+	Paths  []string
+	Format replay.Format
+	Strict bool
+	// Speed divides the trace's offsets (2: twice as fast); 0 replays as
+	// fast as the workers allow.
+	Speed float64
+	// From and To slice the trace by offset from its first record (To 0:
+	// to the end); Window is how the slice was given, for the result.
+	From, To time.Duration
+	Window   string
+	// Ops replays at most this many ops (0: all).
+	Ops int64
+	// Namespace is the run's ("objbench/RUN-ID/"); keys go below
+	// Namespace+"replay/".
+	Namespace string
+	Keys      replay.KeyMapOptions
+	// DefaultSize is the size of an object the trace reads or writes
+	// without saying how large it is.
+	DefaultSize int64
+	// Reorder is how far out of time order records may come (0: 10 s).
+	Reorder time.Duration
+	// Concurrency is the workers started at once (open loop: more start
+	// as slots find them busy, up to MaxWorkers; at full speed: all).
+	Concurrency, MaxWorkers int
+}
+
+// Prefix is where a replay's keys go below the run's namespace.
+const Prefix = "replay/"
+
+// Plan is a trace read once: what to prepare, and how to replay it.
+type Plan struct {
+	o        Options
+	keys     *replay.KeyMap
+	prep     *prepareList
+	counts   [metrics.NumOps]int64
+	lat      [metrics.NumOps]*hdr.Histogram
+	ttfb     [metrics.NumOps]*hdr.Histogram
+	issued   int64
+	first    time.Duration // the first replayed op's offset in the trace
+	span     time.Duration // from the first replayed op to the last, at speed 1
+	skipped  map[string]int64
+	late     int64
+	peak     int64 // the most requests in one second of the log
+	rangeLen int64 // the longest range read
+}
+
+// New reads the trace once. An unreadable trace, or --strict and an entry
+// that cannot be replayed, is an error; so is a trace with nothing to
+// replay.
+func New(o Options) (*Plan, error) {
+	if o.DefaultSize <= 0 {
+		o.DefaultSize = 64 << 10
+	}
+	km, err := replay.NewKeyMap(o.Namespace+Prefix, o.Keys)
+	if err != nil {
+		return nil, err
+	}
+	prep, err := newPrepareList()
+	if err != nil {
+		return nil, err
+	}
+	p := &Plan{o: o, keys: km, skipped: map[string]int64{}, prep: prep}
+	// The keys seen so far, by a 64-bit hash: some 20 bytes a key rather
+	// than the key itself. Two keys of one log sharing a hash (odds of
+	// about n²/2⁶⁵: one in 10⁶ at 7 million keys) would leave the second
+	// unprepared, so a read of it fails as a 404.
+	seen := map[uint64]struct{}{}
+	seed := maphash.MakeSeed()
+	sec, inSec := int64(-1), int64(0)
+	err = p.walk(func(op loadgen.ReplayOp, rec *replay.Record, offset time.Duration) {
+		if s := int64(offset / time.Second); s != sec {
+			sec, inSec = s, 0
+		}
+		inSec++
+		p.peak = max(p.peak, inSec)
+		p.counts[op.Op]++
+		p.issued++
+		p.rangeLen = max(p.rangeLen, op.Range.Length)
+		if rec.Total > 0 {
+			p.lat[op.Op] = record(p.lat[op.Op], rec.Total)
+		}
+		if rec.TTFB > 0 {
+			p.ttfb[op.Op] = record(p.ttfb[op.Op], rec.TTFB)
+		}
+		if op.Op == metrics.OpList {
+			return
+		}
+		h := maphash.String(seed, op.Key)
+		if _, ok := seen[h]; ok {
+			return
+		}
+		seen[h] = struct{}{}
+		if reads(op.Op) && rec.OK() {
+			// Read before any write: it must exist when the op comes, as
+			// it did where the trace was recorded.
+			p.prep.add(op.Key, objectSize(op, rec, o.DefaultSize))
+		}
+	}, func(late int64) { p.late = late })
+	if err == nil {
+		err = p.prep.finish()
+	}
+	if err == nil && p.issued == 0 {
+		err = errors.New("the trace has no op to replay" + p.skipNote())
+	}
+	if err != nil {
+		p.prep.remove()
+		return nil, err
+	}
+	return p, nil
+}
+
+func reads(op metrics.Op) bool {
+	switch op {
+	case metrics.OpGet, metrics.OpRangeGet, metrics.OpStat, metrics.OpDelete:
+		return true
+	}
+	return false
+}
+
+// objectSize is how large an object read before it was written must be:
+// what the trace says of it, at least the end of the range read.
+func objectSize(op loadgen.ReplayOp, rec *replay.Record, def int64) int64 {
+	n := rec.Size
+	if op.Op == metrics.OpRangeGet && rec.Range.Offset >= 0 {
+		n = max(n, rec.Range.Offset+rec.Range.Length)
+	}
+	if n <= 0 && op.Op == metrics.OpGet {
+		n = rec.BytesOut
+	}
+	if n <= 0 {
+		n = def
+	}
+	return n
+}
+
+func record(h *hdr.Histogram, d time.Duration) *hdr.Histogram {
+	if h == nil {
+		h = result.NewHistogram()
+	}
+	_ = h.RecordValue(max(d.Microseconds(), 1))
+	return h
+}
+
+func (p *Plan) skipNote() string {
+	if len(p.skipped) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%s)", strings.Join(p.SkippedLines(), "; "))
+}
+
+// SkippedLines are the skip counts as "N reason" lines, most first.
+func (p *Plan) SkippedLines() []string {
+	type kv struct {
+		k string
+		n int64
+	}
+	var all []kv
+	for k, n := range p.skipped {
+		all = append(all, kv{k, n})
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].n > all[j].n || all[i].n == all[j].n && all[i].k < all[j].k })
+	out := make([]string, len(all))
+	for i, e := range all {
+		out[i] = fmt.Sprintf("%d %s", e.n, e.k)
+	}
+	return out
+}
+
+// Prepared is how many objects the replay writes first.
+func (p *Plan) Prepared() int64 { return p.prep.n }
+
+// Close removes the plan's temporary file.
+func (p *Plan) Close() { p.prep.remove() }
+
+// Issued is the ops the replay will issue.
+func (p *Plan) Issued() int64 { return p.issued }
+
+// Workers is how many workers the replay may need: its peak rate (at its
+// speed) times horizon, the longest a request may take, at least the
+// workers started at once and at most loadgen.DefaultWorkerCap (or
+// Options.MaxWorkers when set). At full speed: the workers started.
+func (p *Plan) Workers(horizon time.Duration) int {
+	start := max(p.o.Concurrency, 1)
+	switch {
+	case p.o.Speed == 0:
+		return start
+	case p.o.MaxWorkers > 0:
+		return p.o.MaxWorkers
+	}
+	if horizon <= 0 {
+		horizon = loadgen.DefaultOpenLoopHorizon
+	}
+	need := float64(p.peak) * p.o.Speed * horizon.Seconds()
+	return int(max(min(need, loadgen.DefaultWorkerCap), float64(start)))
+}
+
+// Span is the replayed slice's length in the trace's time (speed 1).
+func (p *Plan) Span() time.Duration { return p.span }

@@ -1,0 +1,151 @@
+package plan_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/objbench/objbench/loadgen"
+	"github.com/objbench/objbench/metrics"
+	"github.com/objbench/objbench/replay/plan"
+)
+
+// writeLog writes op-log lines: each "offsetMs OP key size [error]".
+func writeLog(t *testing.T, lines ...string) string {
+	t.Helper()
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	var b strings.Builder
+	for _, l := range lines {
+		var ms int
+		var op, key string
+		var size int64
+		f := strings.Fields(l)
+		fmt.Sscan(f[0], &ms)
+		op, key = f[1], f[2]
+		fmt.Sscan(f[3], &size)
+		fmt.Fprintf(&b, `{"time":%q,"op":%q,"key":%q,"size":%d,"latency_us":%d`, t0.Add(time.Duration(ms)*time.Millisecond).Format(time.RFC3339Nano), op, key, size, 1000+ms)
+		if len(f) > 4 {
+			fmt.Fprintf(&b, `,"error":%q,"status":404`, f[4])
+		}
+		b.WriteString(`,"worker":0}` + "\n")
+	}
+	p := filepath.Join(t.TempDir(), "log.jsonl")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func drain(t *testing.T, p *plan.Plan) []loadgen.ReplayOp {
+	t.Helper()
+	src, err := p.Source()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	var out []loadgen.ReplayOp
+	for {
+		op, ok := src.Next()
+		if !ok {
+			break
+		}
+		out = append(out, op)
+	}
+	if err := src.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// Reads of keys the log never wrote are prepared once, with the largest
+// size the log gives; a read the source saw fail (404) is not, so the
+// replay fails it too; writes come first for their keys.
+func TestPrepareOnlyWhatIsReadFirst(t *testing.T) {
+	path := writeLog(t,
+		"0 GET a 100", "10 GET a 100", "20 PUT b 50", "30 GET b 50", "40 STAT c 70", "50 GET gone 0 NoSuchKey", "60 DELETE d 0", "70 LIST a/ 0")
+	p, err := plan.New(plan.Options{Paths: []string{path}, Speed: 1, Namespace: "objbench/run/", DefaultSize: 4096})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	objs, err := p.Prepare()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer objs.Close()
+	got := map[string]int64{}
+	for {
+		o, ok := objs.Next()
+		if !ok {
+			break
+		}
+		if _, dup := got[o.Key]; dup {
+			t.Errorf("%s prepared twice", o.Key)
+		}
+		got[o.Key] = o.Size
+	}
+	if err := objs.Err(); err != nil || p.Prepared() != int64(len(got)) {
+		t.Errorf("prepare list: %v, %d counted for %d listed", err, p.Prepared(), len(got))
+	}
+	want := map[string]int64{"objbench/run/replay/a": 100, "objbench/run/replay/c": 70, "objbench/run/replay/d": 4096}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("prepared %v, want %v", got, want)
+	}
+	ops := drain(t, p)
+	if len(ops) != 8 || p.Issued() != 8 {
+		t.Fatalf("%d ops streamed, %d counted; want 8", len(ops), p.Issued())
+	}
+	if l := ops[7]; l.Op != metrics.OpList || l.Key != "objbench/run/replay/a/" {
+		t.Errorf("the LIST of a/ became %v %q, want a prefix that covers objbench/run/replay/a/...", l.Op, l.Key)
+	}
+	if ops[3].At != 30*time.Millisecond {
+		t.Errorf("op 3 due at %v, want 30ms", ops[3].At)
+	}
+	info := p.Info([]string{path})
+	for _, s := range info.Source {
+		if s.Op == "GET" && (s.Ops != 4 || s.Latency.Count != 4) {
+			t.Errorf("source GETs: %+v; want 4 with 4 latencies", s)
+		}
+	}
+}
+
+// --window and --ops take a slice, its offsets counted from its own first
+// op and divided by the speed.
+func TestWindowOpsAndSpeed(t *testing.T) {
+	var lines []string
+	for i := range 100 {
+		lines = append(lines, fmt.Sprintf("%d PUT k%d 10", i*100, i))
+	}
+	path := writeLog(t, lines...)
+	p, err := plan.New(plan.Options{Paths: []string{path}, Speed: 2, From: 2 * time.Second, To: 5 * time.Second, Namespace: "objbench/run/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops := drain(t, p)
+	if len(ops) != 30 || ops[0].Key != "objbench/run/replay/k20" || ops[29].Key != "objbench/run/replay/k49" {
+		t.Fatalf("window 2s..5s gave %d ops (%v .. %v), want k20..k49", len(ops), ops[0].Key, ops[len(ops)-1].Key)
+	}
+	if ops[0].At != 0 || ops[10].At != 500*time.Millisecond {
+		t.Errorf("offsets %v, %v at speed 2: want 0 and 500ms", ops[0].At, ops[10].At)
+	}
+	p, err = plan.New(plan.Options{Paths: []string{path}, Speed: 1, Ops: 7, Namespace: "objbench/run/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(drain(t, p)); n != 7 || p.Issued() != 7 {
+		t.Errorf("--ops 7 streamed %d, counted %d", n, p.Issued())
+	}
+}
+
+// Ops the logs cannot say enough about to replay are counted by reason;
+// a log with nothing to replay is an error that says why.
+func TestUnreplayableOpsAreCounted(t *testing.T) {
+	path := writeLog(t, "0 COPY a 10", "10 COPY b 10")
+	_, err := plan.New(plan.Options{Paths: []string{path}, Speed: 1, Namespace: "objbench/run/"})
+	if err == nil || !strings.Contains(err.Error(), "2 op not replayed: COPY") {
+		t.Errorf("a log of copies: %v", err)
+	}
+}
