@@ -3,6 +3,7 @@ package oplog
 import (
 	"errors"
 	"fmt"
+	"github.com/objbench/objbench/internal/digits"
 	"math"
 	"strconv"
 	"time"
@@ -282,7 +283,7 @@ func (p *scanner) int() (int64, error) {
 	if len(b) == 0 {
 		return 0, p.fail("a number")
 	}
-	if v, ok := atoi(b); ok {
+	if v, ok := digits.Atoi(b); ok {
 		return v, nil
 	}
 	f, err := strconv.ParseFloat(string(b), 64)
@@ -378,28 +379,6 @@ func (p *scanner) skipComposite(open byte, depth int) error {
 	}
 }
 
-// atoi reads a plain decimal integer without allocating.
-func atoi(b []byte) (int64, bool) {
-	neg := len(b) > 0 && b[0] == '-'
-	if neg {
-		b = b[1:]
-	}
-	if len(b) == 0 || len(b) > 18 {
-		return 0, false
-	}
-	var v int64
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		v = v*10 + int64(c-'0')
-	}
-	if neg {
-		v = -v
-	}
-	return v, true
-}
-
 // parseUTC reads the form the writer writes, 2006-01-02T15:04:05[.fraction]Z,
 // without allocating; other forms go to time.Parse.
 func parseUTC(b []byte) (time.Time, bool) {
@@ -407,7 +386,7 @@ func parseUTC(b []byte) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	num := func(s []byte) int {
-		v, ok := atoi(s)
+		v, ok := digits.Atoi(s)
 		if !ok || v < 0 {
 			return -1
 		}

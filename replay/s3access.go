@@ -3,6 +3,7 @@ package replay
 import (
 	"bufio"
 	"bytes"
+	num "github.com/objbench/objbench/internal/digits"
 	"net/url"
 	"strconv"
 	"time"
@@ -283,23 +284,4 @@ func digits(b []byte) (int, bool) {
 }
 
 // atoi reads a decimal integer of at most 18 digits without allocating.
-func atoi(b []byte) (int64, bool) {
-	neg := len(b) > 0 && b[0] == '-'
-	if neg {
-		b = b[1:]
-	}
-	if len(b) == 0 || len(b) > 18 {
-		return 0, false
-	}
-	var v int64
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		v = v*10 + int64(c-'0')
-	}
-	if neg {
-		v = -v
-	}
-	return v, true
-}
+var atoi = num.Atoi
