@@ -30,21 +30,21 @@ func stepLabel(st workload.Stage, i, rep, reps int) string {
 }
 
 // logOp hands the op just recorded to the run's op log. Sizes are the
-// bytes the op moved (a success) or meant to (a write that failed, a read
-// of known size), so a log can be replayed and rebuilds the byte rates.
+// bytes a write wrote (or meant to), the bytes a read moved, else the
+// object's size when known (STAT, DELETE, a failed read), so a log can be
+// replayed and rebuilds the byte rates.
 func (w *worker) logOp(t *task, ranged bool) {
 	s, res := w.s, &w.res
 	r := &w.logRec
 	*r = oplog.Record{Start: res.Start, Op: res.Op, Bucket: s.run.bucketNames[t.store], Key: t.key,
 		Latency: res.End.Sub(res.Start), Stream: s.name, Step: s.run.logStep}
 	switch {
-	case res.Err == nil || res.Bytes > 0:
-		r.Size = res.Bytes
-	case creates(t.op) || t.op == metrics.OpGet:
+	case res.Op == metrics.OpPut || res.Op == metrics.OpMultipart:
 		r.Size = t.size
-	}
-	if res.Op == metrics.OpPut || res.Op == metrics.OpMultipart {
-		r.Size = t.size
+	case res.Bytes > 0:
+		r.Size = res.Bytes // what the read moved
+	default:
+		r.Size = t.size // a STAT's or DELETE's object, a failed read's: its size when known
 	}
 	if !res.FirstByte.IsZero() {
 		r.TTFB = res.FirstByte.Sub(res.Start)

@@ -84,7 +84,7 @@ func Rebuild(path string) (*result.Run, error) {
 		RunID: "op log " + path, Started: starts[order[0]]}}
 	steps := map[string]int{}
 	for _, name := range order {
-		stage, sweep, rep := parseStep(name)
+		stage, sweep, rep := ParseStep(name)
 		steps[name] = len(run.Steps)
 		run.Steps = append(run.Steps, result.Step{Stage: stage, Sweep: sweep, Repetition: rep, Kind: kindOf(stage), Start: starts[name]})
 	}
@@ -145,9 +145,9 @@ func stepStarts(path string) (map[string]time.Time, []string, error) {
 	}
 }
 
-// parseStep splits a step's name as the op log writes it: "STAGE
-// [SWEEP] #REP".
-func parseStep(name string) (stage, sweep string, rep int) {
+// ParseStep splits a step's name as the op log writes it: "STAGE
+// [SWEEP] #REP" (an empty name is the main stage's).
+func ParseStep(name string) (stage, sweep string, rep int) {
 	if i := strings.LastIndex(name, " #"); i >= 0 {
 		if n, err := strconv.Atoi(name[i+2:]); err == nil {
 			name, rep = name[:i], n

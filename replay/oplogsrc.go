@@ -3,6 +3,7 @@ package replay
 import (
 	"bufio"
 	"errors"
+	"slices"
 
 	"github.com/objbench/objbench/metrics"
 	"github.com/objbench/objbench/oplog"
@@ -10,17 +11,24 @@ import (
 
 // opLogParser reads objbench's own op log.
 type opLogParser struct {
-	name string
-	r    *oplog.Reader
-	rec  oplog.Record
+	name  string
+	r     *oplog.Reader
+	rec   oplog.Record
+	leave []string // stages whose steps are left out
 }
 
-func newOpLogParser(name string, br *bufio.Reader) (*opLogParser, error) {
+func newOpLogParser(name string, br *bufio.Reader, leave []string) (*opLogParser, error) {
 	r, err := oplog.NewReader(br)
 	if err != nil {
 		return nil, err
 	}
-	return &opLogParser{name: name, r: r}, nil
+	return &opLogParser{name: name, r: r, leave: leave}, nil
+}
+
+// stageOf is the stage of an op log's step name ("main [c=8] #2": main).
+func stageOf(step string) string {
+	stage, _, _ := oplog.ParseStep(step)
+	return stage
 }
 
 func (p *opLogParser) next(rec *Record) (outcome, error) {
@@ -34,6 +42,9 @@ func (p *opLogParser) next(rec *Record) (outcome, error) {
 		return outcome{}, err
 	}
 	o := &p.rec
+	if len(p.leave) > 0 && o.Step != "" && slices.Contains(p.leave, stageOf(o.Step)) {
+		return outcome{left: "op log stage " + stageOf(o.Step)}, nil
+	}
 	if o.Key == "" && o.Op != metrics.OpList {
 		return outcome{skip: "no key", detail: o.Op.String()}, nil
 	}

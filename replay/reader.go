@@ -41,6 +41,10 @@ type Options struct {
 	// Strict makes the first entry that cannot be replayed an error
 	// (a *SkipError naming file:line) instead of a count in Stats.
 	Strict bool
+	// LeaveStages leaves out the op-log records of steps of these stages
+	// (an objbench run's own "prepare" and "cleanup"), counted in
+	// Stats.Left; other sources have no stages.
+	LeaveStages []string
 }
 
 // Stats count what a Reader read and what it could not use.
@@ -52,6 +56,8 @@ type Stats struct {
 	// Merged counts entries another record stands for: the create and
 	// part uploads of a multipart upload, replayed as one MULTIPART.
 	Merged map[string]*Skip
+	// Left counts entries left out as asked (Options.LeaveStages).
+	Left map[string]*Skip
 }
 
 // Skip is how often a reason came up, and where first.
@@ -88,7 +94,7 @@ type parser interface {
 }
 
 type outcome struct {
-	skip, merged, detail string
+	skip, merged, left, detail string
 }
 
 // Reader streams the records of a trace's files, one at a time.
@@ -146,7 +152,7 @@ func NewReader(name string, r io.Reader, o Options) (*Reader, error) {
 }
 
 func newStats() Stats {
-	return Stats{Skipped: map[string]*Skip{}, Merged: map[string]*Skip{}}
+	return Stats{Skipped: map[string]*Skip{}, Merged: map[string]*Skip{}, Left: map[string]*Skip{}}
 }
 
 // Next reads the next record; false at the end or on an error (Err).
@@ -169,6 +175,8 @@ func (r *Reader) Next() bool {
 			}
 		case out.merged != "":
 			r.count(r.stats.Merged, out.merged, "")
+		case out.left != "":
+			r.count(r.stats.Left, out.left, "")
 		default:
 			r.stats.Records++
 			return true
@@ -252,7 +260,7 @@ func (r *Reader) start(name string, in io.Reader, closeIn func() error) error {
 	case FormatMinIOTrace:
 		r.cur = newMinIOParser(name, br)
 	case FormatOpLog:
-		r.cur, err = newOpLogParser(name, br)
+		r.cur, err = newOpLogParser(name, br, r.o.LeaveStages)
 	default: // an empty file
 		r.cur = emptyParser{}
 	}

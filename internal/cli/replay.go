@@ -24,6 +24,7 @@ type replayOptions struct {
 	bench                                           benchOptions
 	speed, window, format, defaultSize, concurrency string
 	ops                                             int64
+	leaveStages                                     []string
 	strict, anonymize, keepBucket, synthesize       bool
 	reorder                                         time.Duration
 	name                                            string
@@ -71,6 +72,7 @@ mix, sizes, key popularity, rate, read-after-write) for objbench run.`,
 	f.StringVar(&o.window, "window", "", "replay only this slice, as offsets from the log's first request: FROM..TO (10m..20m, ..5m, 30s..)")
 	f.Int64Var(&o.ops, "ops", 0, "replay at most this many requests")
 	f.StringVar(&o.format, "format", "auto", "the log's format: auto, s3-access, cloudtrail, minio-trace or oplog")
+	f.StringSliceVar(&o.leaveStages, "leave-stages", []string{"prepare", "cleanup"}, "op logs: leave out the steps of these stages (an objbench run's own setup and cleanup: the objects its main steps read are prepared anyway); --leave-stages '' replays every step")
 	f.BoolVar(&o.strict, "strict", false, "stop at the first entry that cannot be replayed (exit 2, with its file:line) instead of counting it")
 	f.BoolVar(&o.anonymize, "anonymize", false, "hash every key segment (HMAC-SHA256, a secret new each run): the tree and the popularity stay, the names do not")
 	f.BoolVar(&o.keepBucket, "keep-bucket", false, "keep the log's bucket as the first key segment, so several buckets' keys stay apart")
@@ -158,6 +160,11 @@ func (o *replayOptions) planOptions(paths []string) (plan.Options, error) {
 		return po, usagef("--reorder-window %v: want a duration above 0", o.reorder)
 	}
 	po.Paths, po.Strict, po.Window, po.Ops, po.Reorder = paths, o.strict, o.window, o.ops, o.reorder
+	for _, s := range o.leaveStages {
+		if s = strings.TrimSpace(s); s != "" {
+			po.LeaveStages = append(po.LeaveStages, s)
+		}
+	}
 	po.Concurrency, po.MaxWorkers = conc, o.bench.maxWorkers
 	po.Keys.KeepBucket = o.keepBucket
 	if o.anonymize {
@@ -225,7 +232,7 @@ func synthesize(env Env, o *replayOptions, paths []string) error {
 	if o.duration < 0 {
 		return usagef("--duration %v: want 0 (the log's span) or more", o.duration)
 	}
-	r, err := replay.Open(paths, replay.Options{Format: po.Format, Strict: po.Strict})
+	r, err := replay.Open(paths, replay.Options{Format: po.Format, Strict: po.Strict, LeaveStages: po.LeaveStages})
 	if err != nil {
 		return inputError{err}
 	}

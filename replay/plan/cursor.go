@@ -24,7 +24,7 @@ type cursor struct {
 }
 
 func (p *Plan) open(skip func(string)) (*cursor, error) {
-	r, err := replay.Open(p.o.Paths, replay.Options{Format: p.o.Format, Strict: p.o.Strict})
+	r, err := replay.Open(p.o.Paths, replay.Options{Format: p.o.Format, Strict: p.o.Strict, LeaveStages: p.o.LeaveStages})
 	if err != nil {
 		return nil, err
 	}
@@ -124,8 +124,12 @@ func (p *Plan) walk(fn func(loadgen.ReplayOp, *replay.Record, time.Duration), la
 		return c.err
 	}
 	p.first, p.span = c.first, last-c.first
-	for reason, s := range c.r.Stats().Skipped {
+	st := c.r.Stats()
+	for reason, s := range st.Skipped {
 		p.skipped[reason] += s.Count
+	}
+	for reason, s := range st.Left {
+		p.skipped[reason+" (left out: --leave-stages)"] += s.Count
 	}
 	late(c.s.Late())
 	return nil

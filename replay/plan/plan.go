@@ -21,6 +21,9 @@ type Options struct {
 	Paths  []string
 	Format replay.Format
 	Strict bool
+	// LeaveStages leaves out an op log's steps of these stages
+	// (replay.Options.LeaveStages).
+	LeaveStages []string
 	// Speed divides the trace's offsets (2: twice as fast); 0 replays as
 	// fast as the workers allow.
 	Speed float64

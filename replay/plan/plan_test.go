@@ -149,3 +149,26 @@ func TestUnreplayableOpsAreCounted(t *testing.T) {
 		t.Errorf("a log of copies: %v", err)
 	}
 }
+
+// An op log's own setup and cleanup steps are left out when asked (the
+// replay command's default), counted; the objects its main step reads
+// are then prepared by the replay itself.
+func TestLeaveStagesOfAnOpLog(t *testing.T) {
+	lines := `{"time":"2026-01-02T03:04:05Z","op":"PUT","key":"k1","size":10,"latency_us":5,"worker":0,"step":"prepare"}
+{"time":"2026-01-02T03:04:06Z","op":"GET","key":"k1","size":10,"latency_us":5,"worker":0,"step":"main [c=4] #2"}
+{"time":"2026-01-02T03:04:07Z","op":"DELETE","key":"k1","latency_us":5,"worker":0,"step":"cleanup"}
+`
+	path := filepath.Join(t.TempDir(), "ops.jsonl")
+	if err := os.WriteFile(path, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := plan.New(plan.Options{Paths: []string{path}, Speed: 1, Namespace: "objbench/run/", LeaveStages: []string{"prepare", "cleanup"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	info := p.Info([]string{path})
+	if p.Issued() != 1 || p.Prepared() != 1 || len(info.Skipped) != 2 {
+		t.Errorf("%d issued, %d prepared, skipped %v; want the GET alone, its object prepared, prepare and cleanup counted", p.Issued(), p.Prepared(), info.Skipped)
+	}
+}

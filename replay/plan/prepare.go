@@ -17,9 +17,10 @@ import (
 // than in memory: a log with millions of keys read first would otherwise
 // hold them all.
 type prepareList struct {
-	f *os.File
-	w *bufio.Writer
-	n int64
+	f     *os.File
+	w     *bufio.Writer
+	n     int64
+	bytes int64
 }
 
 func newPrepareList() (*prepareList, error) {
@@ -39,6 +40,7 @@ func (l *prepareList) add(key string, size int64) {
 	b = append(b, '\n')
 	_, _ = l.w.Write(b) // an error sticks: finish reports it
 	l.n++
+	l.bytes += size
 }
 
 func (l *prepareList) finish() error {

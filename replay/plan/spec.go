@@ -31,6 +31,9 @@ func (p *Plan) Spec() workload.Spec {
 	prep := main
 	prep.Mix, prep.Bounds = nil, workload.Bounds{}
 	prep.Objects.Count = int(p.prep.n)
+	if p.prep.n > 0 {
+		prep.Size = max(p.prep.bytes/p.prep.n, 1) // the mean, as the step line states it; each object has its own
+	}
 	sp := workload.Spec{Name: "replay"}
 	if p.prep.n > 0 {
 		sp.Stages = append(sp.Stages, workload.Stage{Name: "prepare", Kind: workload.KindPrepare, Streams: []workload.Stream{prep}})
