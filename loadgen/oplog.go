@@ -35,7 +35,10 @@ func stepLabel(st workload.Stage, i, rep, reps int) string {
 // replayed and rebuilds the byte rates.
 func (w *worker) logOp(t *task, ranged bool) {
 	s, res := w.s, &w.res
-	r := &w.logRec
+	if w.logRec == nil {
+		w.logRec = new(oplog.Record)
+	}
+	r := w.logRec
 	*r = oplog.Record{Start: res.Start, Op: res.Op, Bucket: s.run.bucketNames[t.store], Key: t.key,
 		Latency: res.End.Sub(res.Start), Stream: s.name, Step: s.run.logStep}
 	switch {

@@ -35,8 +35,8 @@ type worker struct {
 	urlErr   error
 	ids      []storage.ObjectID // a batch delete's
 	id       int
-	slot     *slot        // the open-loop slot being served
-	logRec   oplog.Record // the op log's record, reused
+	slot     *slot         // the open-loop slot being served
+	logRec   *oplog.Record // the op log's record, reused (made with the first)
 }
 
 // task is one op to issue.
