@@ -42,22 +42,6 @@ type Result struct {
 	Written []bool `json:"-"`
 }
 
-// MiBps is the throughput over the wall time.
-func (r *Result) MiBps() float64 {
-	if r.Wall <= 0 {
-		return 0
-	}
-	return float64(r.Bytes) / (1 << 20) / r.Wall.Seconds()
-}
-
-// ObjectsPerSec is the object rate over the wall time.
-func (r *Result) ObjectsPerSec() float64 {
-	if r.Wall <= 0 {
-		return 0
-	}
-	return float64(r.Objects) / r.Wall.Seconds()
-}
-
 // Latency summarizes one HDR histogram (microsecond resolution).
 type Latency struct {
 	Count int64         `json:"count"`

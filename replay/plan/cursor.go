@@ -123,7 +123,7 @@ func (p *Plan) walk(fn func(loadgen.ReplayOp, *replay.Record, time.Duration), la
 	if c.err != nil {
 		return c.err
 	}
-	p.first, p.span = c.first, last-c.first
+	p.span = last - c.first
 	st := c.r.Stats()
 	for reason, s := range st.Skipped {
 		p.skipped[reason] += s.Count

@@ -59,7 +59,6 @@ type Plan struct {
 	lat      [metrics.NumOps]*hdr.Histogram
 	ttfb     [metrics.NumOps]*hdr.Histogram
 	issued   int64
-	first    time.Duration // the first replayed op's offset in the trace
 	span     time.Duration // from the first replayed op to the last, at speed 1
 	skipped  map[string]int64
 	late     int64
