@@ -106,6 +106,7 @@ func (s *streamRun) openLoop(stop context.Context, g *errgroup.Group) {
 func (s *streamRun) dispatch(stop context.Context, spawn func(slot, bool)) {
 	sc := s.sched
 	defer close(sc.slots)
+	rp, replay := sc.plan.(*replayPlan) // a replay's slots carry their op
 	for n := uint64(0); ; n++ {
 		if s.bounds.Ops > 0 && n >= uint64(s.bounds.Ops) {
 			s.end.finish("ops")
@@ -125,7 +126,7 @@ func (s *streamRun) dispatch(stop context.Context, spawn func(slot, bool)) {
 		}
 		sc.lastSlot = at
 		sl := slot{due: due}
-		if rp, ok := sc.plan.(*replayPlan); ok {
+		if replay {
 			sl.op, sl.replay = rp.cur, true
 		}
 		select {
