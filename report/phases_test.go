@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"encoding/csv"
 	"strings"
 	"testing"
 
@@ -87,5 +88,48 @@ func TestOutcomesAreNotFailures(t *testing.T) {
 	}
 	if strings.Contains(b.String(), "errors main GET") {
 		t.Errorf("outcomes printed as errors:\n%s", b.String())
+	}
+}
+
+// The CSV carries each row's phases: the same p50 and p99 the table
+// prints, empty cells where a row has none.
+func TestCSVWhereTheTimeGoes(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteCSV(&b, withPhases(t, 2000)); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(&b).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	var get, put []string
+	for _, r := range recs[1:] {
+		switch {
+		case r[col["stage"]] == "main" && r[col["stream"]] == "readers" && r[col["op"]] == "GET" && get == nil:
+			get = r
+		case r[col["op"]] == "PUT" && put == nil:
+			put = r
+		}
+	}
+	if get == nil || put == nil {
+		t.Fatalf("no GET or PUT row in\n%v", recs)
+	}
+	for name, want := range map[string]string{
+		"requests_traced": "1185", "new_conns": "12", "tls_resumed": "0",
+		"conn_wait_p50_ms": "", "connect_p50_ms": "0", "connect_p99_ms": "0.3",
+		"tls_p50_ms": "2", "tls_p99_ms": "18.015", "wait_p50_ms": "0.65", "wait_p99_ms": "5.003", "receive_p99_ms": "0.095",
+	} {
+		if i, ok := col[name]; !ok || get[i] != want {
+			t.Errorf("GET %s = %q, want %q (header has it: %v)", name, get[min(i, len(get)-1)], want, ok)
+		}
+	}
+	for _, name := range []string{"requests_traced", "wait_p50_ms", "receive_p99_ms"} {
+		if v := put[col[name]]; v != "" {
+			t.Errorf("PUT has no phases, but %s = %q", name, v)
+		}
 	}
 }
