@@ -61,6 +61,16 @@ func (s *Store) listOnce(ctx context.Context, prefix, token string) (*listPage, 
 	if token != "" {
 		q.Set("continuation-token", token)
 	}
+	body, err := s.listBody(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	return decodeListPage(body)
+}
+
+// listBody sends a listing request of the bucket with query q (and the
+// store's page size) and reads its answer, at most maxListBody bytes.
+func (s *Store) listBody(ctx context.Context, q url.Values) ([]byte, error) {
 	if s.listPage > 0 {
 		q.Set("max-keys", strconv.Itoa(s.listPage))
 	}
@@ -69,9 +79,5 @@ func (s *Store) listOnce(ctx context.Context, prefix, token string) (*listPage, 
 		return nil, err
 	}
 	defer s.release(resp)
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxListBody))
-	if err != nil {
-		return nil, err
-	}
-	return decodeListPage(body)
+	return io.ReadAll(io.LimitReader(resp.Body, maxListBody))
 }

@@ -5,10 +5,8 @@ import (
 	"context"
 	"encoding/xml"
 	"errors"
-	"io"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 
@@ -124,15 +122,7 @@ func (s *Store) versionsOnce(ctx context.Context, prefix, keyMarker, versionMark
 	if versionMarker != "" {
 		q.Set("version-id-marker", versionMarker)
 	}
-	if s.listPage > 0 {
-		q.Set("max-keys", strconv.Itoa(s.listPage))
-	}
-	resp, err := s.do(s.newRequest(ctx, http.MethodGet, "", q.Encode()), nil)
-	if err != nil {
-		return nil, err
-	}
-	defer s.release(resp)
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxListBody))
+	body, err := s.listBody(ctx, q)
 	if err != nil {
 		return nil, err
 	}
