@@ -42,6 +42,9 @@ type directTransport struct {
 	// the cost of a peek per request: worth it with many workers in
 	// flight (memory), not with few (CPU per op).
 	lazyRead bool
+	// dials, with lazyRead, bounds the dials in flight, each on a
+	// goroutine of its own (dialAside); nil: dial on the caller's.
+	dials chan struct{}
 
 	mu      sync.Mutex
 	idle    []*directConn // a stack: the most recently used connection first
