@@ -2,9 +2,12 @@ package s3
 
 import (
 	"bufio"
+	"io"
 	"net"
+	"os"
 	"sync"
 	"syscall"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -17,7 +20,7 @@ var (
 	writers = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, directBufSize) }}
 )
 
-func getReader(c net.Conn) *bufio.Reader {
+func getReader(c io.Reader) *bufio.Reader {
 	br := readers.Get().(*bufio.Reader)
 	br.Reset(c)
 	return br
@@ -73,4 +76,40 @@ func awaitReadable(rc syscall.RawConn) error {
 		return perr != unix.EAGAIN // data, the end, or an error the read will report
 	})
 	return err
+}
+
+// rawReader reads a plain TCP socket with a raw read(2), which does not
+// tell the scheduler it entered a system call, waiting for data in the
+// netpoller as net.Conn does. The socket is non-blocking, so the read
+// never blocks. Why: the read buffer is taken just before the read, and a
+// goroutine returning from an ordinary system call on a busy machine finds
+// its P given away and queues behind every runnable worker, buffer in
+// hand; 10,000 workers held 5,000 read buffers (21 MB) at once that way.
+type rawReader struct{ rc syscall.RawConn }
+
+func (r *rawReader) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	var n int
+	var errno syscall.Errno
+	err := r.rc.Read(func(fd uintptr) bool {
+		for {
+			m, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+			if e == unix.EINTR {
+				continue
+			}
+			n, errno = int(m), e
+			return e != unix.EAGAIN
+		}
+	})
+	switch {
+	case err != nil: // a deadline, or the connection closed under us
+		return 0, err
+	case errno != 0:
+		return 0, os.NewSyscallError("read", errno)
+	case n == 0:
+		return 0, io.EOF
+	}
+	return n, nil
 }
