@@ -6,14 +6,18 @@
 #   2. client CPU per GiB of 64 MiB PUTs against 64 MiB GETs;
 #   3. peak RSS at 1,000 and 10,000 workers in flight against a store that
 #      holds every request 100 ms (objbench server --null --delay 100ms), and
-#      the rate and p50 of the 1,000;
+#      the rate, p50 and CPU per op (client and server) of each;
 #   4. peak RSS of OPS (default 10,000,000) 4 KiB GETs at 8 workers against
 #      the null store, and the result file's size.
 # Usage: bench/efficiency.sh [OPS] [SECONDS-PER-STEP]
 # OBJBENCH_BIN=path measures another objbench build as the client (the
 # servers are always this tree's); OBJBENCH_COMPARE=path measures that build
-# too, alternately with this one, in sections 1 and 2 (before/after, side
-# by side in one sitting).
+# too, alternately with this one, in sections 1, 2 and 3 (before/after, side
+# by side in one sitting; in section 3 each build serves itself, since the
+# null server shares the cores). OBJBENCH_SECTIONS="3" (say) runs only those
+# sections; MinIO is started only for sections 1 and 2. Section 3 also
+# prints the client's CPU per GET and the server's per request: the two
+# share the machine's cores, so either one's cost lowers the rate.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ops=${1:-10000000}
@@ -21,11 +25,19 @@ secs=${2:-10}
 go build -o bin/objbench ./cmd/objbench
 ob=${OBJBENCH_BIN:-./bin/objbench} # the client measured: OBJBENCH_BIN=another build, to compare
 go build -o bin/floor ./bench/floor
-. bench/minio-lib.sh
-ep="http://127.0.0.1:$MINIO_PORT"
+sections=${OBJBENCH_SECTIONS:-1 2 3 4}
+want() { [[ " $sections " == *" $1 "* ]]; }
+minio_pid=
+if want 1 || want 2; then
+  . bench/minio-lib.sh
+  ep="http://127.0.0.1:$MINIO_PORT"
+else # sections 3 and 4 sign with any keys: the null store checks none
+  export AWS_ACCESS_KEY_ID=bench AWS_SECRET_ACCESS_KEY=bench AWS_REGION=us-east-1
+fi
 
 w=$(mktemp -d)
 . bench/cpu-lib.sh # cpu_per
+if want 1; then
 echo "== 1. client CPU per 4 KiB op against MinIO (${secs}s steps)"
 for c in 8 64; do
   for op in get put; do
@@ -36,6 +48,8 @@ for c in 8 64; do
     done
   done
 done
+fi
+if want 2; then
 echo "== 2. client CPU per GiB of 64 MiB objects, 4 workers"
 for b in $ob ${OBJBENCH_COMPARE:-}; do
   $b put --endpoint-url "$ep" --bucket bench --size 64MiB -c 4 --duration "${secs}s" -q -o "$w/put64.json" >/dev/null
@@ -43,20 +57,29 @@ for b in $ob ${OBJBENCH_COMPARE:-}; do
   echo "objbench PUT 64 MiB: $(cpu_per "$w/put64.json" PUT 1) ($b)"
   echo "objbench GET 64 MiB: $(cpu_per "$w/get64.json" GET 1) ($b)"
 done
-echo "== 3. workers in flight against a store holding every request 100 ms"
+fi
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-./bin/objbench server --no-auth --null --delay 100ms --listen "127.0.0.1:$port" --bucket bench >/dev/null &
-srv=$!
-trap 'kill $srv 2>/dev/null || true; kill $minio_pid 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$minio_work" "$w"' EXIT
-for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
-for c in 1000 10000; do
-  /usr/bin/time -f "%M" -o "$w/rss-$c" $ob get --endpoint-url "http://127.0.0.1:$port" --bucket bench --size 4KiB -c "$c" \
-    --objects 1000 --duration 60s -q -o "$w/w$c.json" > "$w/w$c.txt"
-  echo "conc $c: peak RSS $(( $(cat "$w/rss-$c") / 1024 )) MiB; $(awk '/^main +GET/ {print $4 " ops/s, p50 " $8 " ms"; exit}' "$w/w$c.txt")"
+srv=
+trap 'kill $srv 2>/dev/null || true; [ -n "$minio_pid" ] && kill $minio_pid 2>/dev/null; wait 2>/dev/null || true; rm -rf "${minio_work:-}" "$w"' EXIT
+if want 3; then
+echo "== 3. workers in flight against a store holding every request 100 ms"
+for b in $ob ${OBJBENCH_COMPARE:-}; do # each build against its own null server: both are what it ships
+  $b server --no-auth --null --delay 100ms --listen "127.0.0.1:$port" --bucket bench >/dev/null &
+  srv=$!
+  for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
+  for c in 1000 10000; do
+    s0=$(awk '{print $14+$15}' /proc/$srv/stat)
+    /usr/bin/time -f "%M" -o "$w/rss-$c" $b get --endpoint-url "http://127.0.0.1:$port" --bucket bench --size 4KiB -c "$c" \
+      --objects 1000 --duration 60s -q -o "$w/w$c.json" > "$w/w$c.txt"
+    s1=$(awk '{print $14+$15}' /proc/$srv/stat)
+    echo "conc $c: peak RSS $(( $(cat "$w/rss-$c") / 1024 )) MiB; $(awk '/^main +GET/ {print $4 " ops/s, p50 " $8 " ms"; exit}' "$w/w$c.txt"); client $(cpu_per "$w/w$c.json" GET 0), server $(python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(f'{(int(sys.argv[2])-int(sys.argv[3]))/int(sys.argv[4])/sum(s.get(\"requests\",0) for s in r[\"steps\"])*1e6:.1f} µs/request')" "$w/w$c.json" "$s1" "$s0" "$(getconf CLK_TCK)"); load $(cut -d' ' -f1 /proc/loadavg) ($b)"
+  done
+  echo "growth per worker from 1,000 to 10,000: $(( ( $(cat "$w/rss-10000") - $(cat "$w/rss-1000") ) / 9 )) B ($b)"
+  kill $srv; wait $srv 2>/dev/null || true
 done
-echo "growth per worker from 1,000 to 10,000: $(( ( $(cat "$w/rss-10000") - $(cat "$w/rss-1000") ) / 9 )) B"
+fi
+if want 4; then
 echo "== 4. $ops 4 KiB GETs at 8 workers against the null store"
-kill $srv; wait $srv 2>/dev/null || true
 ./bin/objbench server --no-auth --null --listen "127.0.0.1:$port" --bucket bench >/dev/null &
 srv=$!
 for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
@@ -64,3 +87,4 @@ for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$port/" && brea
   --ops "$ops" -q -o "$w/ops.json" >/dev/null
 read -r rss wall < "$w/rss-ops"
 echo "peak RSS $(( rss / 1024 )) MiB over $wall s; result file $(( $(stat -c %s "$w/ops.json") / 1024 )) KiB"
+fi

@@ -63,6 +63,7 @@ type Server struct {
 	cfg     Config
 	origin  time.Time
 	srv     *http.Server
+	null    *nullServer // serves instead of srv with Config.Null
 	serving errgroup.Group
 	url     string
 
@@ -93,33 +94,19 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		cfg.MaxEvents = 0
 	}
 	s := &Server{cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, 0x5eed)), logged: make(chan struct{})}
-	var next http.Handler
 	if cfg.Null {
-		next = newNullHandler()
-		if d := cfg.Delay.Base; d > 0 { // a slow store of known latency, and no other server work
-			null := next
-			next = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				t := time.NewTimer(d)
-				select {
-				case <-t.C:
-					null.ServeHTTP(w, r)
-				case <-r.Context().Done():
-					t.Stop()
-				}
-			})
-		}
-	} else {
-		sc := s3server.Config{Buckets: []string{cfg.Bucket}, AccessKey: cfg.AccessKey, SecretKey: cfg.SecretKey,
-			NoAuth: cfg.AccessKey == "" && cfg.SecretKey == ""}
-		if cfg.IgnoreListPrefix { // after the signature is checked: the client signed the prefix it asked for
-			sc.Rewrite = dropListPrefix
-		}
-		h, err := s3server.NewHandler(ctx, sc)
-		if err != nil {
-			return nil, err
-		}
-		next = &middleware{s: s, next: h}
+		return s.startNull(ctx)
 	}
+	sc := s3server.Config{Buckets: []string{cfg.Bucket}, AccessKey: cfg.AccessKey, SecretKey: cfg.SecretKey,
+		NoAuth: cfg.AccessKey == "" && cfg.SecretKey == ""}
+	if cfg.IgnoreListPrefix { // after the signature is checked: the client signed the prefix it asked for
+		sc.Rewrite = dropListPrefix
+	}
+	h, err := s3server.NewHandler(ctx, sc)
+	if err != nil {
+		return nil, err
+	}
+	next := &middleware{s: s, next: h}
 	ln, err := new(net.ListenConfig).Listen(ctx, "tcp", cmp.Or(cfg.Listen, "127.0.0.1:0"))
 	if err != nil {
 		return nil, fmt.Errorf("faultserver: %w", err)
@@ -133,6 +120,19 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		}
 		return nil
 	})
+	return s, nil
+}
+
+// startNull serves the null target (nullServer).
+func (s *Server) startNull(ctx context.Context) (*Server, error) {
+	ln, err := new(net.ListenConfig).Listen(ctx, "tcp", cmp.Or(s.cfg.Listen, "127.0.0.1:0"))
+	if err != nil {
+		return nil, fmt.Errorf("faultserver: %w", err)
+	}
+	s.url = "http://" + ln.Addr().String()
+	s.null = newNullServer(ln, s.cfg.Delay.Base)
+	s.origin = time.Now()
+	s.serving.Go(s.null.serve)
 	return s, nil
 }
 
@@ -195,6 +195,9 @@ func (s *Server) ResetLog() {
 
 // Close stops the server; requests still held are cut when ctx ends.
 func (s *Server) Close(ctx context.Context) error {
+	if s.null != nil {
+		return errors.Join(s.null.close(ctx), s.serving.Wait())
+	}
 	var err error
 	if serr := s.srv.Shutdown(ctx); serr != nil {
 		err = errors.Join(serr, s.srv.Close())

@@ -42,6 +42,9 @@ type directTransport struct {
 	// the cost of a peek per request: worth it with many workers in
 	// flight (memory), not with few (CPU per op).
 	lazyRead bool
+	// dials, with lazyRead, bounds the dials in flight, each on a
+	// goroutine of its own (dialAside); nil: dial on the caller's.
+	dials chan struct{}
 
 	mu      sync.Mutex
 	idle    []*directConn // a stack: the most recently used connection first
@@ -58,6 +61,7 @@ type directConn struct {
 	nc       net.Conn
 	rc       syscall.RawConn // nil: TLS, wait with the read buffer taken
 	br       *bufio.Reader   // from the pool while a response is read; nil when idle
+	raw      rawReader       // what br reads from when rc is set
 	lastUsed time.Time
 }
 
@@ -155,7 +159,11 @@ func (t *directTransport) exchange(c *directConn, req *http.Request, tr *storage
 			return fail(err)
 		}
 	}
-	c.br = getReader(c.nc)
+	if c.rc != nil {
+		c.br = getReader(&c.raw)
+	} else {
+		c.br = getReader(c.nc)
+	}
 	if _, err := c.br.Peek(1); err != nil {
 		return fail(err)
 	}

@@ -97,6 +97,8 @@ func (s *Store) readBody(resp *http.Response, key, op string, o storage.GetOptio
 	var err error
 	if o.VerifyChecksum {
 		n, err = s.copyVerified(w, resp)
+	} else if d, ok := resp.Body.(*directBody); ok && w == io.Discard && discardable(resp) {
+		n, err = d.discard(resp.ContentLength)
 	} else {
 		n, err = s.copyBody(w, resp.Body, resp.ContentLength)
 	}

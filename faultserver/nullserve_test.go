@@ -1,0 +1,160 @@
+package faultserver_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/objbench/objbench/faultserver"
+	"github.com/objbench/objbench/storage"
+	"github.com/objbench/objbench/storage/s3"
+)
+
+// The null target answers as S3 does through both HTTP clients, and the
+// direct one as it runs with hundreds of workers (no read buffer while it
+// waits): sizes kept, zeros served, 404 for what is not there, every
+// request held the delay.
+func TestNullTargetThroughTheStore(t *testing.T) {
+	const delay = 20 * time.Millisecond
+	srv, _ := startServer(t, faultserver.Config{Null: true, Delay: faultserver.Delay{Base: delay}})
+	ctx := context.Background()
+	for _, c := range []struct {
+		name, client string
+		conns        int
+	}{{"direct", "direct", 8}, {"many", "direct", 512}, {"std", "std", 8}} {
+		t.Run(c.name, func(t *testing.T) {
+			st, err := s3.New(ctx, s3.Config{Endpoint: srv.Endpoint(), Bucket: srv.Bucket(), AccessKey: "a", SecretKey: "b",
+				Region: "us-east-1", PathStyle: true, MaxConns: c.conns, HTTPClient: c.client})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			key := "null/" + c.name
+			for _, size := range []int64{0, 4 << 10, 1 << 20} {
+				start := time.Now()
+				if _, err := st.Put(ctx, key, bytes.NewReader(make([]byte, size)), size, storage.PutOptions{}); err != nil {
+					t.Fatalf("put %d: %v", size, err)
+				}
+				if held := time.Since(start); held < delay {
+					t.Errorf("put answered after %v, before the %v delay", held, delay)
+				}
+				var got bytes.Buffer
+				n, err := st.Get(ctx, key, storage.GetOptions{}, &got)
+				if err != nil || n != size || !bytes.Equal(got.Bytes(), make([]byte, size)) {
+					t.Fatalf("get %d: %d bytes, %v", size, n, err)
+				}
+				if info, err := st.Stat(ctx, key); err != nil || info.Size != size {
+					t.Fatalf("stat %d: %+v %v", size, info, err)
+				}
+			}
+			if err := st.Delete(ctx, key); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := st.Get(ctx, key, storage.GetOptions{}, io.Discard); !errors.Is(err, storage.ErrNotFound) {
+				t.Fatalf("get after delete: %v, want not found", err)
+			}
+			listed := 0
+			if err := st.List(ctx, "null/", func(storage.ObjectInfo) error { listed++; return nil }); err != nil || listed != 0 {
+				t.Fatalf("list: %d objects, %v", listed, err)
+			}
+		})
+	}
+}
+
+// Raw exchanges: a PUT asking 100-continue gets it before sending its
+// body, answers on one connection follow each other (keep-alive), and a
+// request saying Connection: close has the connection closed after its
+// answer.
+func TestNullTargetSpeaksHTTP11(t *testing.T) {
+	srv, _ := startServer(t, faultserver.Config{Null: true})
+	c, err := net.Dial("tcp", strings.TrimPrefix(srv.Endpoint(), "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.SetDeadline(time.Now().Add(10 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReader(c)
+	send := func(s string) {
+		t.Helper()
+		if _, err := io.WriteString(c, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read := func(method string) *http.Response {
+		t.Helper()
+		resp, err := http.ReadResponse(br, &http.Request{Method: method})
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body = io.NopCloser(bytes.NewReader(body))
+		return resp
+	}
+	send("PUT /" + srv.Bucket() + "/k/1 HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n")
+	if r := read("PUT"); r.StatusCode != http.StatusContinue {
+		t.Fatalf("status %d before the body, want 100", r.StatusCode)
+	}
+	send("hello")
+	if r := read("PUT"); r.StatusCode != http.StatusOK || r.Header.Get("ETag") == "" || r.Header.Get("Date") == "" {
+		t.Fatalf("put: %d %v", r.StatusCode, r.Header)
+	}
+	send("HEAD /" + srv.Bucket() + "/k/1 HTTP/1.1\r\nHost: x\r\n\r\nGET /" + srv.Bucket() + "/k/1 HTTP/1.1\r\nHost: x\r\n\r\n")
+	if r := read("HEAD"); r.StatusCode != http.StatusOK || r.ContentLength != 5 {
+		t.Fatalf("head: %d, length %d", r.StatusCode, r.ContentLength)
+	}
+	if r := read("GET"); r.StatusCode != http.StatusOK || r.ContentLength != 5 {
+		t.Fatalf("get: %d, length %d", r.StatusCode, r.ContentLength)
+	}
+	send("GET /" + srv.Bucket() + "/k/none HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+	r := read("GET")
+	if b, _ := io.ReadAll(r.Body); r.StatusCode != http.StatusNotFound || !strings.Contains(string(b), "NoSuchKey") || !r.Close {
+		t.Fatalf("missing key: %d close=%v %q", r.StatusCode, r.Close, b)
+	}
+	if n, err := br.Read(make([]byte, 1)); n != 0 || err != io.EOF {
+		t.Fatalf("after Connection: close: read %d, %v; want the connection closed", n, err)
+	}
+}
+
+// Close ends requests still held once its context ends, and returns.
+func TestNullTargetCloseCutsHeldRequests(t *testing.T) {
+	srv, err := faultserver.Start(context.Background(), faultserver.Config{Null: true, Delay: faultserver.Delay{Base: time.Hour}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := net.Dial("tcp", strings.TrimPrefix(srv.Endpoint(), "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := io.WriteString(c, "GET /"+srv.Bucket()+"/ HTTP/1.1\r\nHost: x\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	// nil if Close found the request not yet read (the connection idle).
+	if err := srv.Close(ctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("close: %v", err)
+	}
+	if took := time.Since(start); took > 30*time.Second {
+		t.Errorf("close took %v", took)
+	}
+	if err := c.SetReadDeadline(time.Now().Add(10 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := c.Read(make([]byte, 1)); n != 0 || err == nil {
+		t.Errorf("held request: read %d, %v; want the connection cut", n, err)
+	}
+}
