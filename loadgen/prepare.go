@@ -33,12 +33,15 @@ func (r *runState) prepareStream(ctx context.Context, s *streamRun, sp workload.
 	wk := r.cfg.Worker
 	switch {
 	case ks.Source != "":
-		c, err := corpus.Load(ctx, ks.Source, ks.Count)
+		c, err := corpus.Open(ctx, ks.Source, ks.Count)
 		if err != nil {
 			return nil, fmt.Errorf("stream %s: %w", sp.Name, err)
 		}
 		r.closeAtEnd(c)
-		items := c.Items
+		items, err := c.List(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("stream %s: %w", sp.Name, err)
+		}
 		r.wrote(space, sp.Data, corpusSizes(items))
 		store, pool := space.stores[0], space.pool
 		lo, hi := wk.Range(int64(len(items)))

@@ -225,7 +225,7 @@ func uploadPlan(ctx context.Context, src, prefix string, seed uint64, maxObjects
 		p, err := transfer.UploadPlan(src, prefix, seed)
 		return p, nil, err
 	}
-	c, err := corpus.Load(ctx, src, maxObjects)
+	c, err := corpus.Open(ctx, src, maxObjects)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -284,7 +284,7 @@ func writeTransferPlan(env Env, plan *transfer.Plan, opts transfer.Options, src,
 		verb = "download"
 	}
 	fmt.Fprintln(env.Stdout, "dry run: nothing is moved")
-	fmt.Fprintf(env.Stdout, "%s %d objects, %d bytes (%s; objects of %s to %s) from %s to %s\n", verb, len(plan.Items), plan.Bytes(),
+	fmt.Fprintf(env.Stdout, "%s %d objects, %d bytes (%s; objects of %s to %s) from %s to %s\n", verb, plan.Objects(), plan.Bytes(),
 		report.Bytes(float64(plan.Bytes())), report.Bytes(float64(plan.MinSize())), report.Bytes(float64(plan.MaxSize())), src, dst)
 	fmt.Fprintf(env.Stdout, "%d objects in flight, parts of %s, %d parts in flight per object\n", opts.Workers,
 		report.Bytes(float64(opts.PartSize)), opts.PartConcurrency)
