@@ -7,3 +7,7 @@ func WithSpillRun(o Options, n int) Options {
 	o.spillRun = n
 	return o
 }
+
+// CleanSpilling is Clean with its work files under tmp, sorted in runs of
+// runBytes.
+var CleanSpilling = clean
