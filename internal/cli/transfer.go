@@ -64,8 +64,9 @@ the data requests (PUT or GET) per second, its step the whole objects.
 Real corpora: --from-dir DIR uploads every file of a tree (a maildir),
 --from-git REPO every blob of a git repository (a public-inbox archive
 holds one email per blob; keys are the blob ids), each blob read when its
-upload starts (memory holds the list of names and sizes, not the corpus);
-then only DST is given. --max-objects N takes the first N objects of any
+upload starts; the corpus is counted, then streamed, and what the upload
+wrote is kept sorted in temporary files ($TMPDIR), so memory holds neither
+the corpus nor its list; then only DST is given. --max-objects N takes the first N objects of any
 source. Afterwards objbench get/stat --no-prepare --prefix PREFIX reads
 them back by listing.
 
