@@ -39,7 +39,7 @@ func (s *interrupter) Put(ctx context.Context, key string, body io.Reader, size 
 }
 
 // TestInterruptedCorpusTransferLeavesNoTempFile interrupts the upload of a
-// corpus after more objects than one spill run holds (~36,000 records of
+// corpus after more objects than one spill run holds (~36,000 records in
 // 4 MiB): the run writes the manifest of what finished and leaves nothing
 // in its temporary directory.
 func TestInterruptedCorpusTransferLeavesNoTempFile(t *testing.T) {
