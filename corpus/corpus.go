@@ -6,18 +6,16 @@
 package corpus
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"strconv"
 	"strings"
+
+	"github.com/objbench/objbench/internal/spill"
 )
 
 // Item is one object of a corpus: its name and size. Its bytes are read
@@ -53,25 +51,103 @@ func (it Item) Open() (Bytes, error) {
 	return OpenSized(it.Path, it.Size)
 }
 
-// Corpus is a listed corpus: its items' names and sizes, their bytes read
+// Corpus is a real corpus, counted when opened: how many items, how many
+// bytes, the smallest and largest. Its items are handed out one at a time
+// (Each), in key order, as often as asked, so memory never holds the list:
+// a directory's names are sorted on disk (internal/spill), a repository's
+// blobs are listed again by git, already in id order. Item bytes are read
 // on demand (Item.Open). Close it when done: a git corpus keeps one `git
-// cat-file --batch` process to read blobs through.
+// cat-file --batch` process to read blobs through, a directory corpus its
+// sorted names in a temporary file.
 type Corpus struct {
-	Items []Item
-	git   *gitBlobs
+	source string
+	stats  Stats
+	// A directory corpus: its root and its items, sorted by name.
+	dir    string
+	sorted *spill.Sorter
+	// A git corpus: its repository and the process that reads blobs.
+	repo string
+	git  *gitBlobs
 }
 
-// Close ends the corpus's reader process, if any; items opened after it
-// fail.
-func (c *Corpus) Close() error {
-	if c == nil || c.git == nil {
-		return nil
-	}
-	return c.git.close()
+// Stats count a corpus's items.
+type Stats struct {
+	Objects  int64
+	Bytes    int64
+	Min, Max int64 // the smallest and the largest item's size
 }
+
+func (s *Stats) add(size int64) {
+	if s.Objects == 0 || size < s.Min {
+		s.Min = size
+	}
+	s.Max = max(s.Max, size)
+	s.Objects++
+	s.Bytes += size
+}
+
+// Stats is what Open counted.
+func (c *Corpus) Stats() Stats { return c.stats }
+
+// Len is how many items the corpus has.
+func (c *Corpus) Len() int64 { return c.stats.Objects }
 
 // Bytes is the items' total size.
-func (c *Corpus) Bytes() int64 { return TotalBytes(c.Items) }
+func (c *Corpus) Bytes() int64 { return c.stats.Bytes }
+
+// Each calls fn with every item in key order (a directory's paths, a
+// repository's blob ids, byte by byte), and stops at fn's first error. The
+// items are the ones Open counted: a corpus that changed since (a blob
+// more or less in the repository) is an error.
+func (c *Corpus) Each(ctx context.Context, fn func(Item) error) error {
+	var got Stats
+	each := func(it Item) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if got.Objects == c.stats.Objects {
+			return fmt.Errorf("%s changed since it was listed: more than its %d items", c.source, c.stats.Objects)
+		}
+		got.add(it.Size)
+		return fn(it)
+	}
+	var err error
+	if c.git != nil {
+		err = listBlobs(ctx, c.repo, int(c.stats.Objects), func(id string, size int64) error {
+			return each(Item{Name: id, Size: size, git: c.git})
+		})
+	} else {
+		err = c.eachDir(each)
+	}
+	if err == nil && got != c.stats {
+		err = fmt.Errorf("%s changed since it was listed: %d items of %d bytes, then %d of %d", c.source,
+			c.stats.Objects, c.stats.Bytes, got.Objects, got.Bytes)
+	}
+	return err
+}
+
+// List collects the items: for small corpora only (tests, a few objects).
+func (c *Corpus) List(ctx context.Context) ([]Item, error) {
+	var items []Item
+	err := c.Each(ctx, func(it Item) error { items = append(items, it); return nil })
+	return items, err
+}
+
+// Close ends the corpus's reader process and removes its temporary files;
+// items opened after it fail.
+func (c *Corpus) Close() error {
+	if c == nil {
+		return nil
+	}
+	var err error
+	if c.sorted != nil {
+		err = c.sorted.Close()
+	}
+	if c.git != nil {
+		err = errors.Join(err, c.git.close())
+	}
+	return err
+}
 
 // OpenSized opens the file at path, which must still be size bytes long:
 // a file that changed since it was listed would upload other bytes than
@@ -101,10 +177,10 @@ const (
 	GitPrefix = "git:"
 )
 
-// Load lists the corpus that source names, "dir:PATH" or "git:PATH", at
-// most max items (0: all of them). Only names and sizes are held; close
-// the corpus when done.
-func Load(ctx context.Context, source string, max int) (*Corpus, error) {
+// Open counts the corpus that source names, "dir:PATH" or "git:PATH", at
+// most max items (0: all of them): the first ones in key order. Close it
+// when done.
+func Open(ctx context.Context, source string, max int) (*Corpus, error) {
 	if p, ok := strings.CutPrefix(source, DirPrefix); ok {
 		return FromDir(p, max)
 	}
@@ -148,112 +224,6 @@ func CheckSource(source string) error {
 	return fmt.Errorf("bad corpus source %q: want dir:PATH or git:PATH", source)
 }
 
-// FromDir lists the regular files under dir in lexical order (symlinks are
-// not followed), at most max of them (0: all). Empty files count: they are
-// objects too.
-func FromDir(dir string, max int) (*Corpus, error) {
-	st, err := os.Stat(dir)
-	if err != nil {
-		return nil, err
-	}
-	if !st.IsDir() {
-		return nil, fmt.Errorf("%s is not a directory", dir)
-	}
-	var items []Item
-	errEnough := errors.New("enough")
-	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(dir, p)
-		if err != nil {
-			return err
-		}
-		items = append(items, Item{Name: filepath.ToSlash(rel), Size: info.Size(), Path: p})
-		if max > 0 && len(items) >= max {
-			return errEnough
-		}
-		return nil
-	})
-	if err != nil && !errors.Is(err, errEnough) {
-		return nil, err
-	}
-	if len(items) == 0 {
-		return nil, fmt.Errorf("%s holds no files", dir)
-	}
-	return &Corpus{Items: items}, nil
-}
-
-// FromGit lists the blobs of the git repository at repo (a work tree or
-// a bare repository), ordered by id, at most max of them (0: all). It runs
-// the git command; every blob in the object store counts, reachable from
-// a branch or not. Blobs are read when opened, through one `git cat-file
-// --batch` process the corpus keeps until Close: memory holds the list
-// (name and size), never the corpus.
-func FromGit(ctx context.Context, repo string, max int) (*Corpus, error) {
-	if _, err := exec.LookPath("git"); err != nil {
-		return nil, fmt.Errorf("git:%s needs the git command (apt-get install git): %w", repo, err)
-	}
-	cmd := exec.CommandContext(ctx, "git", "-C", repo, "cat-file", "--batch-all-objects", "--batch-check=%(objecttype) %(objectname) %(objectsize)")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	items, listErr := listBlobs(bufio.NewReaderSize(stdout, 64<<10), max)
-	_, _ = io.Copy(io.Discard, stdout)
-	if err := cmd.Wait(); err != nil {
-		return nil, fmt.Errorf("git:%s: git cat-file: %w: %s", repo, err, strings.TrimSpace(stderr.String()))
-	}
-	if listErr != nil {
-		return nil, listErr
-	}
-	if len(items) == 0 {
-		return nil, fmt.Errorf("git:%s holds no blobs", repo)
-	}
-	g, err := startBlobs(repo)
-	if err != nil {
-		return nil, err
-	}
-	for i := range items {
-		items[i].git = g
-	}
-	return &Corpus{Items: items, git: g}, nil
-}
-
-// listBlobs reads `git cat-file --batch-check` lines: the blobs' ids and
-// sizes, at most max (0: all).
-func listBlobs(r *bufio.Reader, max int) ([]Item, error) {
-	var items []Item
-	for {
-		line, err := r.ReadString('\n')
-		if f := strings.Fields(line); len(f) == 3 && f[0] == "blob" {
-			size, perr := strconv.ParseInt(f[2], 10, 64)
-			if perr != nil {
-				return nil, fmt.Errorf("git cat-file: bad line %q", line)
-			}
-			items = append(items, Item{Name: f[1], Size: size})
-			if max > 0 && len(items) >= max {
-				return items, nil
-			}
-		}
-		if err == io.EOF {
-			return items, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-}
-
 func gitOutput(ctx context.Context, repo string, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", repo}, args...)...)
 	var stderr bytes.Buffer
@@ -263,13 +233,4 @@ func gitOutput(ctx context.Context, repo string, args ...string) ([]byte, error)
 		return nil, fmt.Errorf("git:%s: git %s: %w: %s", repo, args[0], err, strings.TrimSpace(stderr.String()))
 	}
 	return out, nil
-}
-
-// TotalBytes is the items' total size.
-func TotalBytes(items []Item) int64 {
-	var n int64
-	for _, it := range items {
-		n += it.Size
-	}
-	return n
 }

@@ -55,11 +55,12 @@ func read(t *testing.T, it corpus.Item) string {
 
 func TestFromDirListsEveryRegularFile(t *testing.T) {
 	dir, files := maildir(t)
-	c, err := corpus.Load(context.Background(), "dir:"+dir, 0)
+	c, err := corpus.Open(context.Background(), "dir:"+dir, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	items := c.Items
+	defer c.Close()
+	items := list(t, c)
 	var names []string
 	for _, it := range items {
 		names = append(names, it.Name)
@@ -75,16 +76,29 @@ func TestFromDirListsEveryRegularFile(t *testing.T) {
 	}
 
 	some, err := corpus.FromDir(dir, 2)
-	if err != nil || len(some.Items) != 2 || some.Items[0].Name != names[0] || some.Items[1].Name != names[1] {
-		t.Errorf("max 2: got %v, %v; want the first two of %v", some, err, names)
+	if err != nil {
+		t.Fatal(err)
 	}
+	defer some.Close()
+	if two := list(t, some); len(two) != 2 || two[0].Name != names[0] || two[1].Name != names[1] || some.Len() != 2 {
+		t.Errorf("max 2: got %v; want the first two of %v", two, names)
+	}
+}
+
+func list(t *testing.T, c *corpus.Corpus) []corpus.Item {
+	t.Helper()
+	items, err := c.List(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return items
 }
 
 func TestFromDirErrors(t *testing.T) {
 	if _, err := corpus.FromDir(t.TempDir(), 0); err == nil || !strings.Contains(err.Error(), "no files") {
 		t.Errorf("an empty directory: %v", err)
 	}
-	if _, err := corpus.Load(context.Background(), "tar:/x", 0); err == nil || !strings.Contains(err.Error(), "tar:/x") {
+	if _, err := corpus.Open(context.Background(), "tar:/x", 0); err == nil || !strings.Contains(err.Error(), "tar:/x") {
 		t.Errorf("an unknown source kind: %v", err)
 	}
 	if err := corpus.CheckSource("git:"); err == nil {
@@ -95,12 +109,12 @@ func TestFromDirErrors(t *testing.T) {
 func TestFromGitReadsEveryBlob(t *testing.T) {
 	emails := []string{"From: a\n\nfirst\n", "From: b\n\nsecond, longer " + strings.Repeat("x", 3000) + "\n", "From: c\n\nthird\n"}
 	repo := testenv.GitRepo(t, emails)
-	c, err := corpus.Load(context.Background(), "git:"+repo, 0)
+	c, err := corpus.Open(context.Background(), "git:"+repo, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	items := c.Items
+	items := list(t, c)
 	var got []string
 	for _, it := range items {
 		body := read(t, it)
@@ -122,13 +136,17 @@ func TestFromGitReadsEveryBlob(t *testing.T) {
 	}
 
 	two, err := corpus.FromGit(context.Background(), repo, 2)
-	if err != nil || len(two.Items) != 2 || two.Items[0].Name != items[0].Name {
-		t.Fatalf("max 2: %v, %v", two, err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first2 := list(t, two)
+	if len(first2) != 2 || first2[0].Name != items[0].Name || !slices.IsSortedFunc(items, func(a, b corpus.Item) int { return strings.Compare(a.Name, b.Name) }) {
+		t.Fatalf("max 2: %v of %v", first2, items)
 	}
 	if err := two.Close(); err != nil {
 		t.Error(err)
 	}
-	if _, err := two.Items[0].Open(); err == nil {
+	if _, err := first2[0].Open(); err == nil {
 		t.Error("a blob of a closed corpus opened")
 	}
 	if _, err := corpus.FromGit(context.Background(), t.TempDir(), 0); err == nil {
@@ -149,10 +167,11 @@ func TestGitBlobsAreReadWhenOpened(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
+	items := list(t, c)
 	var g errgroup.Group
 	g.SetLimit(8)
 	for range 3 {
-		for _, it := range c.Items {
+		for _, it := range items {
 			g.Go(func() error {
 				r, err := it.Open()
 				if err != nil {
@@ -174,22 +193,23 @@ func TestGitBlobsAreReadWhenOpened(t *testing.T) {
 	if err := g.Wait(); err != nil {
 		t.Fatal(err)
 	}
-	if c.Bytes() == 0 || len(c.Items) < len(emails) {
-		t.Errorf("%d items, %d bytes", len(c.Items), c.Bytes())
+	if c.Bytes() == 0 || len(items) < len(emails) {
+		t.Errorf("%d items, %d bytes", len(items), c.Bytes())
 	}
 }
 
-// TestGitCorpusIsNotReadIntoMemory: listing a 24 MiB corpus of 3,000 blobs
-// holds their names and sizes, not their bytes (the heap grows by far less
-// than the corpus; it grew by all of it when blobs were read at load).
-func TestGitCorpusIsNotReadIntoMemory(t *testing.T) {
-	const n, size = 3000, 8 << 10
+// TestGitCorpusIsNotHeldInMemory: opening a corpus of 20,000 blobs counts
+// them and holds neither their bytes nor their list (the list alone was
+// about 2 MiB when it was held: ~110 bytes an item); Each hands every one
+// out, in id order, and holds nothing either.
+func TestGitCorpusIsNotHeldInMemory(t *testing.T) {
+	const n, size = 20_000, 100
 	repo := testenv.GitBlobs(t, n, size)
-	heap := func() uint64 {
+	heap := func() int64 {
 		runtime.GC()
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)
-		return m.HeapAlloc
+		return int64(m.HeapAlloc)
 	}
 	before := heap()
 	c, err := corpus.FromGit(context.Background(), repo, 0)
@@ -197,13 +217,65 @@ func TestGitCorpusIsNotReadIntoMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	grew := int64(heap()) - int64(before)
-	if len(c.Items) != n || c.Bytes() != n*size {
-		t.Fatalf("%d items, %d bytes", len(c.Items), c.Bytes())
+	grew := heap() - before
+	if st := c.Stats(); st.Objects != n || st.Bytes != n*size || st.Min != size || st.Max != size {
+		t.Fatalf("stats %+v", st)
 	}
-	if grew > int64(c.Bytes())/10 {
-		t.Errorf("listing the corpus grew the heap by %d bytes, for %d bytes of blobs", grew, c.Bytes())
+	var got int64
+	prev := ""
+	err = c.Each(context.Background(), func(it corpus.Item) error {
+		if it.Name <= prev {
+			return fmt.Errorf("%s after %s: not in id order", it.Name, prev)
+		}
+		prev = it.Name
+		got++
+		return nil
+	})
+	if err != nil || got != n {
+		t.Fatalf("Each: %d items, %v", got, err)
 	}
-	t.Logf("heap grew %d bytes for %d blobs of %d bytes (%d per item)", grew, n, size, grew/n)
+	after := heap() - before
+	if grew > 1<<20 || after > 1<<20 {
+		t.Errorf("the heap grew by %d bytes when the corpus was opened, %d after a pass over its %d items", grew, after, n)
+	}
+	t.Logf("heap grew %d bytes when opened, %d after a pass, for %d blobs", grew, after, n)
 	runtime.KeepAlive(c)
+}
+
+// TestFromDirInKeyOrderFromDisk: a directory of 2,500 files (more than one
+// chunk of a directory read) and names whose key order is not the order of
+// a walk ("b-x" < "b/c" < "b0"), sorted in runs on disk: every file comes
+// once, in key order, and Close leaves no file behind.
+func TestFromDirInKeyOrderFromDisk(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{"b-x": "1", "b/c": "22", "b0": "333"}
+	for i := range 2500 {
+		files[fmt.Sprintf("cur/%d.eml", i)] = fmt.Sprint(i)
+	}
+	testenv.WriteFiles(t, dir, files)
+	tmp := t.TempDir()
+	c, err := corpus.FromDirSpilling(dir, 0, tmp, 4096)
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := list(t, c)
+	names := make([]string, 0, len(items))
+	for _, it := range items {
+		names = append(names, it.Name)
+	}
+	if len(items) != len(files) || !slices.IsSorted(names) || c.Len() != int64(len(files)) {
+		t.Fatalf("%d items (Len %d), sorted %v; want %d", len(items), c.Len(), slices.IsSorted(names), len(files))
+	}
+	if i := slices.Index(names, "b/c"); i < 1 || names[i-1] != "b-x" || names[i+1] != "b0" || read(t, items[i]) != "22" {
+		t.Errorf("b-x, b/c, b0 out of key order: %v", names[max(0, i-1):min(len(names), i+2)])
+	}
+	if left, _ := os.ReadDir(tmp); len(left) == 0 {
+		t.Error("nothing spilled: the test's runs are too large")
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("left behind: %v", left)
+	}
 }

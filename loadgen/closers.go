@@ -9,13 +9,14 @@ func (r *runState) closeAtEnd(c io.Closer) {
 	r.mu.Unlock()
 }
 
-// closeAll closes what closeAtEnd kept; a corpus's reader failing to
-// exit changes nothing the run measured.
+// closeAll closes what closeAtEnd kept, the last first (a corpus's feed
+// before its corpus); a corpus's reader failing to exit changes nothing
+// the run measured.
 func (r *runState) closeAll() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for _, c := range r.closers {
-		_ = c.Close()
+	for i := len(r.closers) - 1; i >= 0; i-- {
+		_ = r.closers[i].Close()
 	}
 	r.closers = nil
 }

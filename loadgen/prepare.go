@@ -33,23 +33,25 @@ func (r *runState) prepareStream(ctx context.Context, s *streamRun, sp workload.
 	wk := r.cfg.Worker
 	switch {
 	case ks.Source != "":
-		c, err := corpus.Load(ctx, ks.Source, ks.Count)
+		c, err := corpus.Open(ctx, ks.Source, ks.Count)
 		if err != nil {
 			return nil, fmt.Errorf("stream %s: %w", sp.Name, err)
 		}
 		r.closeAtEnd(c)
-		items := c.Items
-		r.wrote(space, sp.Data, corpusSizes(items))
-		store, pool := space.stores[0], space.pool
-		lo, hi := wk.Range(int64(len(items)))
-		for i, it := range items {
-			if int64(i) < lo || int64(i) >= hi {
-				pool.foreign = append(pool.foreign, foreignKey{space.prefix + it.Name, it.Size})
-			}
+		r.wrote(space, sp.Data, corpusSizes(c.Stats()))
+		lo, hi := wk.Range(c.Len())
+		if err := foreignItems(ctx, c, space, lo, hi); err != nil {
+			return nil, fmt.Errorf("stream %s: %w", sp.Name, err)
 		}
-		s.work.fixed = fixedWork{n: hi - lo, at: func(_ *worker, i int64) task {
-			it := &items[lo+i]
-			return task{op: metrics.OpPut, store: store, key: space.prefix + it.Name, size: it.Size, src: it, pool: pool}
+		feed := newCorpusFeed(ctx, c, lo, hi)
+		r.closeAtEnd(feed)
+		store, pool := space.stores[0], space.pool
+		s.work.fixed = fixedWork{n: hi - lo, pull: func() (task, bool, string) {
+			it, ok, cause := feed.next()
+			if !ok {
+				return task{}, false, cause
+			}
+			return task{op: metrics.OpPut, store: store, key: space.prefix + it.Name, size: it.Size, src: it, pool: pool}, true, ""
 		}}
 	case ks.Index != nil:
 		r.wrote(space, sp.Data, sp.Sizes())
@@ -80,15 +82,11 @@ func (r *runState) prepareStream(ctx context.Context, s *streamRun, sp workload.
 }
 
 // corpusSizes is the size range of a corpus's items.
-func corpusSizes(items []corpus.Item) workload.Selector {
-	lo, hi := items[0].Size, items[0].Size
-	for _, it := range items {
-		lo, hi = min(lo, it.Size), max(hi, it.Size)
+func corpusSizes(st corpus.Stats) workload.Selector {
+	if st.Min == st.Max {
+		return workload.Const(st.Min)
 	}
-	if lo == hi {
-		return workload.Const(lo)
-	}
-	return workload.Selector{Kind: workload.SelUniform, Min: lo, Max: hi}
+	return workload.Selector{Kind: workload.SelUniform, Min: st.Min, Max: st.Max}
 }
 
 // mainStream resolves each op of the mix to its key space.

@@ -87,10 +87,14 @@ type streamWork struct {
 	s3        s3work // S3 request options
 }
 
-// fixedWork is a list of tasks run once each, n of them, made on demand.
+// fixedWork is a list of tasks run once each, n of them, made on demand:
+// task i by at, or, for a list handed out in order and never held (a
+// corpus), the next one by pull, whose ok=false ends the list early for
+// the reason cause gives.
 type fixedWork struct {
-	n  int64
-	at func(w *worker, i int64) task
+	n    int64
+	at   func(w *worker, i int64) task
+	pull func() (t task, ok bool, cause string)
 }
 
 // stopper ends a stream's issuing once, remembering the first reason.

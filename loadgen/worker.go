@@ -168,11 +168,18 @@ func (w *worker) next() (task, bool) {
 	if s.replay != nil {
 		return w.replayTask()
 	}
-	if f := s.work.fixed; f.at != nil {
+	if f := s.work.fixed; f.at != nil || f.pull != nil {
 		i := s.cursor.Add(1) - 1
 		if i >= f.n {
 			s.end.finish("done")
 			return task{}, false
+		}
+		if f.pull != nil {
+			t, ok, cause := f.pull()
+			if !ok {
+				s.end.finish(cause)
+			}
+			return t, ok
 		}
 		return f.at(w, i), true
 	}

@@ -40,7 +40,7 @@ type transferSpec struct {
 	Transfer struct {
 		Source          string `json:"source"`
 		Destination     string `json:"destination"`
-		Objects         int    `json:"objects"`
+		Objects         int64  `json:"objects"`
 		Bytes           int64  `json:"bytes"`
 		Seed            uint64 `json:"seed,omitempty"`
 		PartSize        int64  `json:"part_size"`
@@ -79,7 +79,8 @@ func Transfer(ctx context.Context, target result.Target, st storage.Store, plan 
 	if !o.NoWatch {
 		w = startWatch(ctx, target, o.LinkSpeed, nil, note)
 	}
-	var last *transfer.Result
+	var last *transfer.Result // what the last repetition wrote: the manifest's
+	defer func() { _ = last.Close() }()
 	for rep := range max(o.Repeat, 1) {
 		if o.OnStep != nil {
 			o.OnStep(rep)
@@ -92,6 +93,7 @@ func Transfer(ctx context.Context, target result.Target, st storage.Store, plan 
 			step.Repetition = rep + 1
 		}
 		if tr != nil {
+			_ = last.Close()
 			last = tr
 		}
 		res.Steps = append(res.Steps, step)
@@ -158,7 +160,7 @@ func transferStep(ctx context.Context, st storage.Store, plan *transfer.Plan, op
 	}
 	step.Streams = []result.Stream{stream}
 	t := &result.Transfer{Download: plan.Download, Source: o.Source, Destination: o.Destination,
-		PlanObjects: int64(len(plan.Items)), PlanBytes: plan.Bytes(), Objects: tr.Objects, Bytes: tr.Bytes,
+		PlanObjects: plan.Objects(), PlanBytes: plan.Bytes(), Objects: tr.Objects, Bytes: tr.Bytes,
 		Parts: tr.Parts, Retries: tr.Retries, Wall: tr.Wall, PartSize: opts.PartSize,
 		PartConcurrency: opts.PartConcurrency, Workers: opts.Workers, ObjectLatency: tr.Object.Histogram}
 	step.Transfer = t
@@ -175,10 +177,10 @@ func transferStep(ctx context.Context, st storage.Store, plan *transfer.Plan, op
 // check verifies what a transfer moved: an upload's keys as the store
 // lists them, a download's objects and bytes against its plan.
 func check(ctx context.Context, st storage.Store, plan *transfer.Plan, tr *transfer.Result, t *result.Transfer) error {
-	c := transfer.Check{Objects: tr.Objects, Bytes: tr.Bytes, WantObjects: int64(len(plan.Items)), WantBytes: plan.Bytes()}
+	c := transfer.Check{Objects: tr.Objects, Bytes: tr.Bytes, WantObjects: plan.Objects(), WantBytes: plan.Bytes()}
 	if !plan.Download {
 		var err error
-		if c, err = transfer.Verify(ctx, st, plan, tr.ETags); err != nil {
+		if c, err = transfer.Verify(ctx, st, plan, tr.Written); err != nil {
 			return errors.Join(errors.New("verify"), err)
 		}
 	}
@@ -199,7 +201,7 @@ func (e *verifyError) Unwrap() error { return ErrVerify }
 func specOf(plan *transfer.Plan, opts transfer.Options, o TransferOptions) transferSpec {
 	var s transferSpec
 	t := &s.Transfer
-	t.Source, t.Destination, t.Objects, t.Bytes = o.Source, o.Destination, len(plan.Items), plan.Bytes()
+	t.Source, t.Destination, t.Objects, t.Bytes = o.Source, o.Destination, plan.Objects(), plan.Bytes()
 	if !plan.Download {
 		t.Seed = plan.Seed
 	}

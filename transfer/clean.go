@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/objbench/objbench/internal/spill"
 	"github.com/objbench/objbench/storage"
 )
 
@@ -46,9 +47,18 @@ func (c Cleaned) String() string {
 // prefix shows them), then each manifest all of whose keys are gone. It
 // deletes nothing the manifests do not name, whatever the listing holds;
 // a manifest recording a key outside the prefix, or a listing returning
-// one, is a fault of the store: Clean then deletes nothing at all. Dry
-// counts what it would delete.
+// one or going backwards, is a fault of the store: Clean then deletes
+// nothing at all. Dry counts what it would delete.
+//
+// Nothing is held per key: the manifests' records are sorted on disk and
+// merged with the listing (in key order) into a list of keys to delete,
+// also on disk, which is deleted in batches once the listing is known to
+// be sound.
 func Clean(ctx context.Context, st storage.Store, prefix string, dry bool) (Cleaned, error) {
+	return clean(ctx, st, prefix, dry, "", 0)
+}
+
+func clean(ctx context.Context, st storage.Store, prefix string, dry bool, tmp string, runBytes int) (Cleaned, error) {
 	var c Cleaned
 	dir := ManifestDir(prefix)
 	var manifests []string
@@ -64,53 +74,31 @@ func Clean(ctx context.Context, st storage.Store, prefix string, dry bool) (Clea
 	if len(manifests) == 0 {
 		return c, fmt.Errorf("no objbench manifest under %s: nothing recorded as written by objbench under %s", dir, prefix)
 	}
-	recorded := map[string]manifestKey{}
-	owner := map[string][]string{} // manifest -> its keys
-	for _, m := range manifests {
-		_, keys, err := readManifest(ctx, st, m, prefix)
+	recorded := spill.New(tmp, runBytes) // every manifest's keys, tagged with the manifest's index
+	defer func() { _ = recorded.Close() }()
+	exact := true // every recorded key is the prefix itself: list it alone, not as a directory
+	for j, m := range manifests {
+		_, err := readManifest(ctx, st, m, prefix, func(k manifestKey) error {
+			exact = exact && k.Key == prefix
+			return recorded.Add(spill.Record{Key: k.Key, Size: k.Size, ETag: k.ETag, Tag: j})
+		})
 		if err != nil {
 			return c, err
 		}
-		for _, k := range keys {
-			recorded[k.Key] = k // a later upload of a key records what is there now
-			owner[m] = append(owner[m], k.Key)
-		}
 	}
 	c.Manifests = len(manifests)
-	present, err := listPresent(ctx, st, prefix, recorded, &c)
-	if err != nil {
+	doomed := spill.New(tmp, runBytes) // the keys to delete, in key order, one record per manifest naming it
+	defer func() { _ = doomed.Close() }()
+	kept := make([]bool, len(manifests))
+	if err := sift(ctx, st, prefix, exact, recorded, doomed, kept, &c); err != nil {
 		return c, err
 	}
 	var failed []error
-	deleted := map[string]bool{}
-	for key, k := range recorded {
-		o, ok := present[key]
-		switch {
-		case !ok:
-			c.Gone++
-			deleted[key] = true
-			continue
-		case o.Size != k.Size || (k.ETag != "" && o.ETag != "" && unquote(k.ETag) != unquote(o.ETag)):
-			c.Changed++
-			continue
-		}
-		if !dry {
-			err := storage.RetryTransient(ctx, 6, func() error { return st.Delete(ctx, key) })
-			if err != nil && !errors.Is(err, storage.ErrNotFound) {
-				failed = append(failed, fmt.Errorf("delete %s: %w", key, err))
-				continue
-			}
-		}
-		deleted[key] = true
-		c.Deleted++
-		c.Bytes += k.Size
+	if !dry {
+		failed = deleteDoomed(ctx, st, doomed, kept, &c)
 	}
-	for _, m := range manifests {
-		all := true
-		for _, k := range owner[m] {
-			all = all && deleted[k]
-		}
-		if !all {
+	for j, m := range manifests {
+		if kept[j] {
 			c.Kept = append(c.Kept, m)
 			continue
 		}
@@ -121,27 +109,4 @@ func Clean(ctx context.Context, st storage.Store, prefix string, dry bool) (Clea
 		}
 	}
 	return c, errors.Join(failed...)
-}
-
-// listPresent lists the prefix once and keeps what it finds of the
-// recorded keys; the others are counted. A key outside the prefix is a
-// fault (storage.ListUnder's error): nothing is deleted.
-func listPresent(ctx context.Context, st storage.Store, prefix string, recorded map[string]manifestKey, c *Cleaned) (map[string]storage.ObjectInfo, error) {
-	present := map[string]storage.ObjectInfo{}
-	list := prefix
-	if _, exact := recorded[prefix]; !exact || len(recorded) > 1 {
-		list = dirPrefix(prefix)
-	}
-	err := storage.ListUnder(ctx, st, list, func(o storage.ObjectInfo) error {
-		if _, ok := recorded[o.Key]; ok {
-			present[o.Key] = o
-		} else if under(o.Key, prefix) {
-			c.Others++
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("list %s (nothing deleted): %w", list, err)
-	}
-	return present, nil
 }

@@ -24,7 +24,7 @@ func ExampleRun() {
 		return
 	}
 	fmt.Println(res.Objects, "objects,", res.Parts, "parts,", res.Retries, "retries")
-	check, err := transfer.Verify(ctx, st, plan, res.ETags)
+	check, err := transfer.Verify(ctx, st, plan, res.Written)
 	fmt.Println(check, err)
 	// Output:
 	// 2 objects, 4 parts, 0 retries

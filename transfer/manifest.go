@@ -8,9 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
+	"github.com/objbench/objbench/internal/spill"
 	"github.com/objbench/objbench/storage"
 )
 
@@ -45,39 +47,52 @@ type manifestKey struct {
 	ETag string `json:"e,omitempty"`
 }
 
-// WriteManifest records in st, beside the plan's prefix, the keys of p
-// that res says this upload wrote (with their sizes and ETags), under
-// ManifestDir(p.Prefix)+runID+".jsonl": what Clean may later delete.
-// It returns the manifest's key; a plan that wrote nothing gets none.
+// WriteManifest records in st, beside the plan's prefix, the keys that
+// res says this upload wrote (with their sizes and ETags, in key order),
+// under ManifestDir(p.Prefix)+runID+".jsonl": what Clean may later delete.
+// It returns the manifest's key; a plan that wrote nothing gets none. The
+// body is written to a temporary file first (its length is then known and
+// a retried PUT reads it again), never held in memory.
 func WriteManifest(ctx context.Context, st storage.Store, p *Plan, res *Result, runID string) (string, error) {
-	if p.Download || res == nil || len(res.Written) != len(p.Items) {
+	if p.Download || res == nil || res.Written == nil {
 		return "", errors.New("manifest: not an upload's result")
 	}
-	var body bytes.Buffer
-	enc := json.NewEncoder(&body)
+	w := res.Written
+	f, err := os.CreateTemp(w.parent, "objbench-manifest-*.jsonl")
+	if err != nil {
+		return "", fmt.Errorf("manifest: %w", err)
+	}
+	defer func() { _ = f.Close(); _ = os.Remove(f.Name()) }()
 	head := manifestHead{Manifest: 1, RunID: runID, Prefix: p.Prefix, Written: time.Now().UTC()}
-	var keys bytes.Buffer
-	kenc := json.NewEncoder(&keys)
-	for i, it := range p.Items {
-		if !res.Written[i] {
-			continue
-		}
+	bw := bufio.NewWriterSize(f, 64<<10)
+	enc := json.NewEncoder(bw)
+	err = w.each(func(r spill.Record) error {
 		head.Objects++
-		head.Bytes += it.Size
-		if err := kenc.Encode(manifestKey{Key: it.Key, Size: it.Size, ETag: res.ETags[i]}); err != nil {
-			return "", err
-		}
+		head.Bytes += r.Size
+		return enc.Encode(manifestKey{Key: r.Key, Size: r.Size, ETag: r.ETag})
+	})
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err != nil {
+		return "", fmt.Errorf("manifest: %w", err)
 	}
 	if head.Objects == 0 {
 		return "", nil
 	}
-	if err := enc.Encode(head); err != nil {
+	keys, err := f.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return "", fmt.Errorf("manifest: %w", err)
+	}
+	first, err := json.Marshal(head)
+	if err != nil {
 		return "", err
 	}
-	body.Write(keys.Bytes())
+	first = append(first, '\n')
 	key := ManifestDir(p.Prefix) + runID + ".jsonl"
-	err := storage.RetryTransient(ctx, 6, func() error {
-		_, err := st.Put(ctx, key, bytes.NewReader(body.Bytes()), int64(body.Len()), storage.PutOptions{})
+	err = storage.RetryTransient(ctx, 6, func() error {
+		body := io.MultiReader(bytes.NewReader(first), io.NewSectionReader(f, 0, keys))
+		_, err := st.Put(ctx, key, body, int64(len(first))+keys, storage.PutOptions{})
 		return err
 	})
 	if err != nil {
@@ -86,23 +101,35 @@ func WriteManifest(ctx context.Context, st storage.Store, p *Plan, res *Result, 
 	return key, nil
 }
 
-// readManifest reads the manifest at key, refusing one that is not for
-// prefix or records a key outside it.
-func readManifest(ctx context.Context, st storage.Store, key, prefix string) (manifestHead, []manifestKey, error) {
-	var buf bytes.Buffer
-	if _, err := st.Get(ctx, key, storage.GetOptions{}, &buf); err != nil {
-		return manifestHead{}, nil, fmt.Errorf("read manifest %s: %w", key, err)
+// readManifest streams the manifest at key to fn, one recorded key at a
+// time, refusing one that is not for prefix, records a key outside it, or
+// was cut short (fewer keys than its head says).
+func readManifest(ctx context.Context, st storage.Store, key, prefix string, fn func(manifestKey) error) (manifestHead, error) {
+	pr, pw := io.Pipe()
+	got := make(chan error, 1)
+	go func() {
+		_, err := st.Get(ctx, key, storage.GetOptions{}, pw)
+		pw.CloseWithError(err)
+		got <- err
+	}()
+	head, err := decodeManifest(bufio.NewReaderSize(pr, 64<<10), key, prefix, fn)
+	pr.CloseWithError(errors.New("manifest read no further")) // the GET ends if it has not
+	if gerr := <-got; gerr != nil && err == nil {
+		err = fmt.Errorf("read manifest %s: %w", key, gerr)
 	}
-	r := bufio.NewReader(&buf)
+	return head, err
+}
+
+func decodeManifest(r io.Reader, key, prefix string, fn func(manifestKey) error) (manifestHead, error) {
 	dec := json.NewDecoder(r)
 	var head manifestHead
 	if err := dec.Decode(&head); err != nil || head.Manifest != 1 {
-		return head, nil, fmt.Errorf("%s is not an objbench manifest (%v)", key, err)
+		return head, fmt.Errorf("%s is not an objbench manifest (%v)", key, err)
 	}
 	if head.Prefix != prefix {
-		return head, nil, fmt.Errorf("manifest %s is of uploads to %q, not %q", key, head.Prefix, prefix)
+		return head, fmt.Errorf("manifest %s is of uploads to %q, not %q", key, head.Prefix, prefix)
 	}
-	var keys []manifestKey
+	var n int64
 	for {
 		var k manifestKey
 		err := dec.Decode(&k)
@@ -110,17 +137,20 @@ func readManifest(ctx context.Context, st storage.Store, key, prefix string) (ma
 			break
 		}
 		if err != nil {
-			return head, nil, fmt.Errorf("manifest %s: %w", key, err)
+			return head, fmt.Errorf("manifest %s: %w", key, err)
 		}
 		if !under(k.Key, prefix) {
-			return head, nil, fmt.Errorf("%w: manifest %s records %q, outside %q", storage.ErrListingFault, key, k.Key, prefix)
+			return head, fmt.Errorf("%w: manifest %s records %q, outside %q", storage.ErrListingFault, key, k.Key, prefix)
 		}
-		keys = append(keys, k)
+		n++
+		if err := fn(k); err != nil {
+			return head, err
+		}
 	}
-	if int64(len(keys)) != head.Objects {
-		return head, nil, fmt.Errorf("manifest %s records %d keys, its head says %d: cut short?", key, len(keys), head.Objects)
+	if n != head.Objects {
+		return head, fmt.Errorf("manifest %s records %d keys, its head says %d: cut short?", key, n, head.Objects)
 	}
-	return head, keys, nil
+	return head, nil
 }
 
 // under says whether key lies under prefix as an upload to it writes:

@@ -33,6 +33,14 @@ type Options struct {
 	// carry for the target to verify, as --checksum says ("": none).
 	Checksum        storage.Checksum
 	ChecksumTrailer bool
+	// TempDir is where an upload keeps what it wrote (its Result's
+	// Written) and Verify and WriteManifest their work files, each in a
+	// directory of its own removed when done ("": the system's temporary
+	// directory).
+	TempDir string
+	// spillRun is how much of Written is held in memory before a sorted
+	// run goes to disk (0: spill.DefaultRunBytes); tests make it small.
+	spillRun int
 }
 
 // Counter is progress, safe to read while a Run goes on.
@@ -74,7 +82,7 @@ func (o Options) Resolve(p *Plan) Options {
 		// Parts in flight per object are at most its parts.
 		o.Workers = max(1, 16/min(o.PartConcurrency, parts(biggest, o.PartSize)))
 	}
-	o.Workers = max(1, min(o.Workers, len(p.Items)))
+	o.Workers = int(max(1, min(int64(o.Workers), p.Objects())))
 	if o.Retries == 0 {
 		o.Retries = 3
 	}

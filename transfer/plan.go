@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -32,19 +33,37 @@ type Item struct {
 	Corpus *corpus.Item
 }
 
-// Plan is what one transfer moves.
+// Plan is what one transfer moves: the objects it lists (Items), or a
+// corpus's, handed out one at a time so that a plan of half a million
+// emails holds none of them in memory (CorpusPlan).
 type Plan struct {
 	Download bool
 	// Prefix is the key prefix all items live under: the destination of an
 	// upload, the source of a download. Verify lists it.
 	Prefix string
 	// Seed seeds the generator's block for items without a Path.
-	Seed  uint64
+	Seed uint64
+	// Items are the objects of a plan of files, generated data or a
+	// download; a corpus plan has none (see Each).
 	Items []Item
+	// corpus, when set, holds the plan's items: its item NAME is the
+	// object Prefix/NAME.
+	corpus *corpus.Corpus
+}
+
+// Objects is how many objects the plan moves.
+func (p *Plan) Objects() int64 {
+	if p.corpus != nil {
+		return p.corpus.Len()
+	}
+	return int64(len(p.Items))
 }
 
 // Bytes is the plan's total size.
 func (p *Plan) Bytes() int64 {
+	if p.corpus != nil {
+		return p.corpus.Bytes()
+	}
 	var n int64
 	for _, it := range p.Items {
 		n += it.Size
@@ -54,6 +73,9 @@ func (p *Plan) Bytes() int64 {
 
 // MaxSize is the size of the plan's largest object.
 func (p *Plan) MaxSize() int64 {
+	if p.corpus != nil {
+		return p.corpus.Stats().Max
+	}
 	var n int64
 	for _, it := range p.Items {
 		n = max(n, it.Size)
@@ -63,6 +85,9 @@ func (p *Plan) MaxSize() int64 {
 
 // MinSize is the size of the plan's smallest object.
 func (p *Plan) MinSize() int64 {
+	if p.corpus != nil {
+		return p.corpus.Stats().Min
+	}
 	if len(p.Items) == 0 {
 		return 0
 	}
@@ -71,6 +96,43 @@ func (p *Plan) MinSize() int64 {
 		n = min(n, it.Size)
 	}
 	return n
+}
+
+// Each calls fn with every item of the plan, in its order, and stops at
+// fn's first error. A corpus plan's items are in key order.
+func (p *Plan) Each(ctx context.Context, fn func(Item) error) error {
+	if p.corpus != nil {
+		dir := dirPrefix(p.Prefix)
+		return p.corpus.Each(ctx, func(it corpus.Item) error {
+			return fn(Item{Key: dir + it.Name, Size: it.Size, Corpus: &it})
+		})
+	}
+	for _, it := range p.Items {
+		if err := fn(it); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// inKeyOrder calls fn with every item of the plan in key order: a corpus
+// plan's as they come (already in key order), a listed plan's sorted (it
+// is in memory anyway).
+func (p *Plan) inKeyOrder(ctx context.Context, fn func(Item) error) error {
+	if p.corpus != nil {
+		return p.Each(ctx, fn)
+	}
+	order := make([]int, len(p.Items))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(p.Items[a].Key, p.Items[b].Key) })
+	for _, i := range order {
+		if err := fn(p.Items[i]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // GenPrefix marks a generated source: gen:SIZE or gen:NxSIZE.
@@ -173,18 +235,15 @@ func (p *Plan) addPath(name string, single bool) error {
 }
 
 // CorpusPlan plans the upload of a corpus's items to keys under prefix, a
-// directory: an item's key is prefix/NAME. The corpus must stay open
-// while the plan runs.
+// directory: an item's key is prefix/NAME. The plan holds no item: they
+// come from the corpus as the plan runs (Each), so the corpus must stay
+// open until the plan has run, been verified and recorded.
 func CorpusPlan(c *corpus.Corpus, prefix string) *Plan {
-	p := &Plan{Prefix: prefix, Items: make([]Item, 0, len(c.Items))}
-	for i := range c.Items {
-		it := &c.Items[i]
-		p.Items = append(p.Items, Item{Key: dirPrefix(prefix) + it.Name, Size: it.Size, Corpus: it})
-	}
-	return p
+	return &Plan{Prefix: prefix, corpus: c}
 }
 
-// Limit keeps the plan's first n items (n <= 0: all).
+// Limit keeps the plan's first n items (n <= 0: all). A corpus plan is
+// limited when its corpus is opened (corpus.Open's max).
 func (p *Plan) Limit(n int) {
 	if n > 0 && len(p.Items) > n {
 		p.Items = p.Items[:n]

@@ -33,13 +33,19 @@ type Result struct {
 	// success.
 	Object Latency `json:"object_latency"`
 	Part   Latency `json:"part_latency"`
-	// ETags are what the store gave each uploaded object, by plan item
-	// ("" where it gave none or the object did not finish): Verify checks
-	// the listing against them.
-	ETags []string `json:"-"`
-	// Written says, by plan item, which uploads finished: what a
-	// manifest records.
-	Written []bool `json:"-"`
+	// Written is, for an upload, every object that finished, with the
+	// ETag the store gave it: Verify checks the listing against it, a
+	// manifest records it. It lives in temporary files: Close the Result
+	// when done with it.
+	Written *Written `json:"-"`
+}
+
+// Close removes the files of what the Result records as Written.
+func (r *Result) Close() error {
+	if r == nil {
+		return nil
+	}
+	return r.Written.Close()
 }
 
 // Latency summarizes one HDR histogram (microsecond resolution).

@@ -2,6 +2,7 @@ package transfer
 
 import (
 	"context"
+	"fmt"
 	"sync/atomic"
 	"time"
 
@@ -24,34 +25,48 @@ type runner struct {
 	retries atomic.Int64
 	objects atomic.Int64
 	bytes   atomic.Int64
-	etags   []string // by item: what each upload got back
-	written []bool   // by item: its upload finished
+	written *Written // upload: what finished, with its ETag
 }
 
 // Run moves the plan's objects to (upload) or from (download) st with
-// o.Workers objects in flight. The first object that fails for good stops
-// the run; the Result then counts what was moved before.
+// o.Workers objects in flight, taking them from the plan one at a time
+// (a corpus plan's are never all in memory). The first object that fails
+// for good stops the run; the Result then counts what was moved before.
+// An upload's Result holds what it wrote in temporary files: Close it
+// when done.
 func Run(ctx context.Context, st storage.Store, p *Plan, o Options) (*Result, error) {
 	o = o.Resolve(p)
 	start := time.Now()
 	r := &runner{raw: st, o: o, lat: newLatencies(), reqs: newRequests(start, p.Download, st)}
 	if !p.Download {
-		r.etags, r.written = make([]string, len(p.Items)), make([]bool, len(p.Items))
+		r.written = newWritten(o)
 	}
 	r.st = retry.New(st, retry.Policy{Retries: o.Retries, OnRetry: r.retried})
 	if !p.Download && hasGenerated(p) {
 		b, err := payload.NewBlock(payload.DefaultBlockSize, p.Seed, 0)
 		if err != nil {
+			_ = r.written.Close()
 			return nil, err
 		}
 		r.block = b
 	}
-	var next atomic.Int64
+	items := make(chan Item)
 	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error {
+		defer close(items)
+		return p.Each(gctx, func(it Item) error {
+			select {
+			case items <- it:
+				return nil
+			case <-gctx.Done():
+				return gctx.Err()
+			}
+		})
+	})
 	for range o.Workers {
 		g.Go(func() error {
-			for i := next.Add(1) - 1; i < int64(len(p.Items)); i = next.Add(1) - 1 {
-				if err := r.move(gctx, p.Download, int(i), p.Items[i]); err != nil {
+			for it := range items {
+				if err := r.move(gctx, p.Download, it); err != nil {
 					return err
 				}
 			}
@@ -70,11 +85,13 @@ func Run(ctx context.Context, st storage.Store, p *Plan, o Options) (*Result, er
 		Download: p.Download, Objects: r.objects.Load(), Bytes: r.bytes.Load(), Parts: r.parts.Load(),
 		Retries: r.retries.Load(), Wall: wall, PartSize: o.PartSize,
 		PartConcurrency: o.PartConcurrency, Workers: o.Workers,
-		Object: summarize(r.lat.object), Part: summarize(r.lat.part), ETags: r.etags, Written: r.written,
+		Object: summarize(r.lat.object), Part: summarize(r.lat.part), Written: r.written,
 	}
 	return res, err
 }
 
+// hasGenerated says whether some item of the plan is generated data: a
+// corpus plan has none.
 func hasGenerated(p *Plan) bool {
 	for _, it := range p.Items {
 		if it.Path == "" && it.Corpus == nil {
@@ -85,19 +102,20 @@ func hasGenerated(p *Plan) bool {
 }
 
 // move transfers one object and accounts for it.
-func (r *runner) move(ctx context.Context, download bool, i int, it Item) error {
+func (r *runner) move(ctx context.Context, download bool, it Item) error {
 	start := time.Now()
-	var err error
 	if download {
-		err = r.download(ctx, it)
+		if err := r.download(ctx, it); err != nil {
+			return err
+		}
 	} else {
-		r.etags[i], err = r.upload(ctx, it)
-	}
-	if err != nil {
-		return err
-	}
-	if !download {
-		r.written[i] = true
+		etag, err := r.upload(ctx, it)
+		if err != nil {
+			return err
+		}
+		if err := r.written.add(it.Key, it.Size, etag); err != nil {
+			return fmt.Errorf("upload %s: written, but not recorded: %w", it.Key, err)
+		}
 	}
 	r.lat.record(r.lat.object, time.Since(start))
 	r.objects.Add(1)

@@ -65,7 +65,7 @@ func roundTrip(t *testing.T, st storage.Store, up *transfer.Plan, o transfer.Opt
 	if res.Object.Count != res.Objects || res.Part.Count != res.Parts || res.Part.P99 <= 0 {
 		t.Errorf("histograms: %+v / %+v for %d objects, %d parts", res.Object, res.Part, res.Objects, res.Parts)
 	}
-	c, err := transfer.Verify(ctx, st, up, res.ETags)
+	c, err := transfer.Verify(ctx, st, up, res.Written)
 	if err != nil || !c.OK() {
 		t.Fatalf("verify: %v %v", c, err)
 	}
@@ -350,12 +350,12 @@ func TestSecondUploadIntoTheSamePrefix(t *testing.T) {
 				return p, res
 			}
 			p1, r1 := upload("gen:6MiB", "file/file10g")
-			if c, err := transfer.Verify(ctx, st, p1, r1.ETags); err != nil || !c.OK() || c.Others != 0 {
+			if c, err := transfer.Verify(ctx, st, p1, r1.Written); err != nil || !c.OK() || c.Others != 0 {
 				t.Fatalf("first: %v %v", c, err)
 			}
 			// Into the directory file/: the other object is under it too.
 			p2, r2 := upload("gen:2x1MiB", "file/")
-			c, err := transfer.Verify(ctx, st, p2, r2.ETags)
+			c, err := transfer.Verify(ctx, st, p2, r2.Written)
 			if err != nil || !c.OK() || c.Objects != 2 || c.Others != 1 || c.OtherBytes != 6*mib {
 				t.Fatalf("second: %+v %v", c, err)
 			}
@@ -373,7 +373,7 @@ func TestSecondUploadIntoTheSamePrefix(t *testing.T) {
 			if err := st.Delete(ctx, p2.Items[1].Key); err != nil {
 				t.Fatal(err)
 			}
-			c, err = transfer.Verify(ctx, st, p2, r2.ETags)
+			c, err = transfer.Verify(ctx, st, p2, r2.Written)
 			if err != nil || c.OK() || c.Changed != 1 || c.Missing != 1 || c.Objects != 0 {
 				t.Errorf("after another writer: %+v %v", c, err)
 			}

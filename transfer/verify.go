@@ -2,9 +2,12 @@ package transfer
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"iter"
 	"strings"
 
+	"github.com/objbench/objbench/internal/spill"
 	"github.com/objbench/objbench/storage"
 )
 
@@ -56,70 +59,174 @@ func (c Check) String() string {
 	return s
 }
 
-// Verify lists the plan's prefix in st and checks each key the transfer
-// wrote: present, of its planned size, and, when etags (by item, as
-// Result.ETags holds them) and the listing both have one, with the ETag
-// the upload got back. A plan of one object at exactly its prefix
+// Verify lists the plan's prefix in st and checks each key of the plan:
+// present, of its planned size, and, when w (what the upload wrote, its
+// Result's Written) and the listing both have an ETag for it, with the
+// ETag the upload got back. A plan of one object at exactly its prefix
 // (s3://b/key) is checked by that key alone; other plans list the prefix
-// as a directory (p/, so not p2/). A key the listing returns outside the
-// prefix is a fault of the store: an error, nothing counted.
-func Verify(ctx context.Context, st storage.Store, p *Plan, etags []string) (Check, error) {
+// as a directory (p/, so not p2/).
+//
+// Nothing is held per key: the plan's keys in key order, what was written
+// (sorted on disk) and the listing, which a store returns in key order,
+// are merged as they come. A listing that returns a key outside the
+// prefix, or goes backwards, is a fault of the store (ErrListingFault):
+// an error, nothing counted.
+func Verify(ctx context.Context, st storage.Store, p *Plan, w *Written) (Check, error) {
 	exact := len(p.Items) == 1 && p.Items[0].Key == p.Prefix
 	prefix := p.Prefix
 	if !exact {
 		prefix = dirPrefix(prefix)
 	}
-	want := make(map[string]int, len(p.Items))
-	for i, it := range p.Items {
-		want[it.Key] = i
-	}
-	c := Check{WantObjects: int64(len(want)), WantBytes: p.Bytes()}
-	seen := make([]bool, len(p.Items))
-	fail := func(key string) {
-		if c.First == "" {
-			c.First = key
+	m := &verifyMerge{}
+	if w != nil {
+		etags, err := w.open()
+		if err != nil {
+			return Check{}, err
 		}
+		defer func() { _ = etags.Close() }()
+		m.etags = etags
 	}
+	var planErr error
+	next, stop := iter.Pull(func(yield func(Item) bool) {
+		planErr = p.inKeyOrder(ctx, func(it Item) error {
+			if !yield(it) {
+				return errStop
+			}
+			return nil
+		})
+	})
+	defer stop()
+	m.next = next
+	m.advance()
+	prev, first := "", true
 	err := storage.ListUnder(ctx, st, prefix, func(o storage.ObjectInfo) error {
 		if exact && o.Key != p.Prefix {
 			return nil
 		}
-		i, ok := want[o.Key]
-		if !ok {
-			c.Others++
-			c.OtherBytes += o.Size
-			return nil
+		if !first && o.Key <= prev {
+			return fmt.Errorf("%w: listing %q returned %q after %q: not in key order", storage.ErrListingFault, prefix, o.Key, prev)
 		}
-		it := p.Items[i]
-		seen[i] = true
-		switch {
-		case o.Size != it.Size:
-			c.WrongSize++
-			fail(o.Key)
-			return nil
-		case i < len(etags) && etags[i] != "" && o.ETag != "":
-			c.Compared++
-			if unquote(etags[i]) != unquote(o.ETag) {
-				c.Changed++
-				fail(o.Key)
-				return nil
-			}
+		prev, first = o.Key, false
+		if err := m.listed(o); err != nil {
+			return err
 		}
-		c.Objects++
-		c.Bytes += o.Size
-		return nil
+		return m.err
 	})
+	if err == nil {
+		err = m.rest()
+	}
+	stop()
+	if planErr != nil && !errors.Is(planErr, errStop) {
+		err = errors.Join(err, planErr)
+	}
+	if m.etags != nil {
+		err = errors.Join(err, m.etags.Err())
+	}
 	if err != nil {
 		return Check{}, err
 	}
-	for i, ok := range seen {
-		if !ok && want[p.Items[i].Key] == i { // a key planned twice is checked once
+	return m.c, nil
+}
 
-			c.Missing++
-			fail(p.Items[i].Key)
+var errStop = errors.New("stop")
+
+// verifyMerge walks the plan's keys (in key order) beside the listing.
+type verifyMerge struct {
+	c        Check
+	next     func() (Item, bool) // the plan's next item
+	head     Item                // the plan's current item
+	more     bool                // head is valid
+	last     string              // the last planned key taken: a key planned twice is checked once
+	etags    *spill.Merger       // what was written, in key order (nil: no ETags)
+	etag     spill.Record        // its current record
+	eok      bool
+	estarted bool
+	err      error // the plan came out of key order
+}
+
+// advance takes the plan's next key, past repeats of the one before.
+func (m *verifyMerge) advance() {
+	for {
+		m.head, m.more = m.next()
+		if !m.more || m.c.WantObjects == 0 || m.head.Key != m.last {
+			break
 		}
 	}
-	return c, nil
+	if m.more && m.c.WantObjects > 0 && m.head.Key < m.last && m.err == nil {
+		m.err = fmt.Errorf("the plan's keys are not in key order: %q after %q", m.head.Key, m.last)
+	}
+	if m.more {
+		m.last = m.head.Key
+		m.c.WantObjects++
+		m.c.WantBytes += m.head.Size
+	}
+}
+
+func (m *verifyMerge) fail(key string) {
+	if m.c.First == "" {
+		m.c.First = key
+	}
+}
+
+// etagOf is the ETag the upload got for key ("": none known).
+func (m *verifyMerge) etagOf(key string) string {
+	if m.etags == nil {
+		return ""
+	}
+	if !m.estarted {
+		m.etag, m.eok = m.etags.Next()
+		m.estarted = true
+	}
+	for m.eok && m.etag.Key < key {
+		m.etag, m.eok = m.etags.Next()
+	}
+	if m.eok && m.etag.Key == key {
+		return m.etag.ETag
+	}
+	return ""
+}
+
+// listed checks one listed object against the plan.
+func (m *verifyMerge) listed(o storage.ObjectInfo) error {
+	for m.more && m.head.Key < o.Key {
+		m.c.Missing++
+		m.fail(m.head.Key)
+		m.advance()
+	}
+	if !m.more || m.head.Key != o.Key {
+		m.c.Others++
+		m.c.OtherBytes += o.Size
+		return nil
+	}
+	it := m.head
+	m.advance()
+	etag := m.etagOf(it.Key)
+	switch {
+	case o.Size != it.Size:
+		m.c.WrongSize++
+		m.fail(o.Key)
+		return nil
+	case etag != "" && o.ETag != "":
+		m.c.Compared++
+		if unquote(etag) != unquote(o.ETag) {
+			m.c.Changed++
+			m.fail(o.Key)
+			return nil
+		}
+	}
+	m.c.Objects++
+	m.c.Bytes += o.Size
+	return nil
+}
+
+// rest counts the planned keys after the listing's last as missing.
+func (m *verifyMerge) rest() error {
+	for m.more {
+		m.c.Missing++
+		m.fail(m.head.Key)
+		m.advance()
+	}
+	return m.err
 }
 
 func unquote(etag string) string {

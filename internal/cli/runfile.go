@@ -198,14 +198,12 @@ func measureCorpora(ctx context.Context, sp workload.Spec) (map[string]workload.
 			if _, done := out[workload.CorpusKey(ks)]; done {
 				continue
 			}
-			c, err := corpus.Load(ctx, ks.Source, ks.Count)
+			c, err := corpus.Open(ctx, ks.Source, ks.Count)
 			if err != nil {
 				return nil, inputf("%v", err)
 			}
-			f := workload.CorpusFacts{Objects: int64(len(c.Items)), Bytes: c.Bytes(), Min: c.Items[0].Size, Max: c.Items[0].Size}
-			for _, it := range c.Items {
-				f.Min, f.Max = min(f.Min, it.Size), max(f.Max, it.Size)
-			}
+			st := c.Stats()
+			f := workload.CorpusFacts{Objects: st.Objects, Bytes: st.Bytes, Min: st.Min, Max: st.Max}
 			_ = c.Close()
 			out[workload.CorpusKey(ks)] = f
 		}

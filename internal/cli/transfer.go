@@ -64,8 +64,9 @@ the data requests (PUT or GET) per second, its step the whole objects.
 Real corpora: --from-dir DIR uploads every file of a tree (a maildir),
 --from-git REPO every blob of a git repository (a public-inbox archive
 holds one email per blob; keys are the blob ids), each blob read when its
-upload starts (memory holds the list of names and sizes, not the corpus);
-then only DST is given. --max-objects N takes the first N objects of any
+upload starts; the corpus is counted, then streamed, and what the upload
+wrote is kept sorted in temporary files ($TMPDIR), so memory holds neither
+the corpus nor its list; then only DST is given. --max-objects N takes the first N objects of any
 source. Afterwards objbench get/stat --no-prepare --prefix PREFIX reads
 them back by listing.
 
@@ -225,7 +226,7 @@ func uploadPlan(ctx context.Context, src, prefix string, seed uint64, maxObjects
 		p, err := transfer.UploadPlan(src, prefix, seed)
 		return p, nil, err
 	}
-	c, err := corpus.Load(ctx, src, maxObjects)
+	c, err := corpus.Open(ctx, src, maxObjects)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -284,7 +285,7 @@ func writeTransferPlan(env Env, plan *transfer.Plan, opts transfer.Options, src,
 		verb = "download"
 	}
 	fmt.Fprintln(env.Stdout, "dry run: nothing is moved")
-	fmt.Fprintf(env.Stdout, "%s %d objects, %d bytes (%s; objects of %s to %s) from %s to %s\n", verb, len(plan.Items), plan.Bytes(),
+	fmt.Fprintf(env.Stdout, "%s %d objects, %d bytes (%s; objects of %s to %s) from %s to %s\n", verb, plan.Objects(), plan.Bytes(),
 		report.Bytes(float64(plan.Bytes())), report.Bytes(float64(plan.MinSize())), report.Bytes(float64(plan.MaxSize())), src, dst)
 	fmt.Fprintf(env.Stdout, "%d objects in flight, parts of %s, %d parts in flight per object\n", opts.Workers,
 		report.Bytes(float64(opts.PartSize)), opts.PartConcurrency)

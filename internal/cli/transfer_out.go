@@ -28,7 +28,7 @@ func (o *transferOptions) execute(ctx context.Context, env Env, st storage.Store
 	}
 	note := notes(env, o.quiet)
 	note("%s: %d objects, %s, %d workers, %s parts, %d parts in flight per object",
-		dir, len(plan.Items), report.Bytes(float64(plan.Bytes())), opts.Workers,
+		dir, plan.Objects(), report.Bytes(float64(plan.Bytes())), opts.Workers,
 		report.Bytes(float64(opts.PartSize)), opts.PartConcurrency)
 	c := &transfer.Counter{}
 	opts.Progress = c
@@ -83,6 +83,6 @@ func (o *transferOptions) print(env Env, res *result.Run) error {
 func transferProgress(w io.Writer, c *transfer.Counter, plan *transfer.Plan, start time.Time, done <-chan struct{}) {
 	total := plan.Bytes()
 	tickLines(w, start, done, func(el time.Duration) string {
-		return amountLine("transfer", "objects", c.Objects.Load(), int64(len(plan.Items)), c.Bytes.Load(), total, el)
+		return amountLine("transfer", "objects", c.Objects.Load(), plan.Objects(), c.Bytes.Load(), total, el)
 	})
 }

@@ -1,0 +1,13 @@
+package transfer
+
+// WithSpillRun makes o keep at most n bytes of what an upload wrote in
+// memory before a sorted run goes to disk: a small n makes a small test
+// spill.
+func WithSpillRun(o Options, n int) Options {
+	o.spillRun = n
+	return o
+}
+
+// CleanSpilling is Clean with its work files under tmp, sorted in runs of
+// runBytes.
+var CleanSpilling = clean
