@@ -38,6 +38,9 @@ func (r *reader) initProcess(fs procfs.FS) {
 	}
 	r.self = &self
 	r.rt = newRuntimeReader()
+	// The kernel's socket diagnostics describe this machine, not a
+	// recorded tree: only with the real /proc.
+	r.diag = r.procRoot == "/proc"
 }
 
 func (r *reader) readProcess() *procSnap {
@@ -72,6 +75,12 @@ func (r *reader) openConns() int {
 	}
 	if len(inodes) == 0 {
 		return 0
+	}
+	if r.diag {
+		if n, err := diagCount(inodes, r.conns); err == nil {
+			return n
+		}
+		r.diag = false // not allowed here: the /proc files from now on
 	}
 	n := 0
 	for _, file := range []string{"tcp", "tcp6"} {
