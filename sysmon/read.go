@@ -56,7 +56,7 @@ type reader struct {
 	pageSize uint64
 	self     *procfs.Proc
 	conns    ConnFilter
-	diag     bool // count connections through socket diagnostics (sockdiag_linux.go)
+	own      bool // count connections by asking this process's descriptors (ownconns.go)
 	rt       *runtimeReader
 	missing  []string
 	notes    []string
