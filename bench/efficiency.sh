@@ -13,11 +13,15 @@
 # OBJBENCH_BIN=path measures another objbench build as the client (the
 # servers are always this tree's); OBJBENCH_COMPARE=path measures that build
 # too, alternately with this one, in sections 1 and 2 (before/after, side
-# by side in one sitting).
+# by side in one sitting). EFFICIENCY_SECTIONS=12 runs only those sections
+# (default 1234); EFFICIENCY_ROUNDS=N repeats sections 1 and 2 N times.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ops=${1:-10000000}
 secs=${2:-10}
+sections=${EFFICIENCY_SECTIONS:-1234}
+rounds=${EFFICIENCY_ROUNDS:-1}
+want() { [[ $sections == *$1* ]]; }
 go build -o bin/objbench ./cmd/objbench
 ob=${OBJBENCH_BIN:-./bin/objbench} # the client measured: OBJBENCH_BIN=another build, to compare
 go build -o bin/floor ./bench/floor
@@ -26,41 +30,53 @@ ep="http://127.0.0.1:$MINIO_PORT"
 
 w=$(mktemp -d)
 . bench/cpu-lib.sh # cpu_per
-echo "== 1. client CPU per 4 KiB op against MinIO (${secs}s steps)"
-for c in 8 64; do
-  for op in get put; do
-    ./bin/floor "$ep" "$MINIO_ROOT_USER" "$MINIO_ROOT_PASSWORD" "$c" "$op" | grep -E "ownloop|direct"
-    for b in $ob ${OBJBENCH_COMPARE:-}; do
-      $b "$op" --endpoint-url "$ep" --bucket bench --create-bucket --size 4KiB -c "$c" --duration "${secs}s" -q -o "$w/$op-$c.json" >/dev/null
-      echo "objbench ${op^^} conc $c: $(cpu_per "$w/$op-$c.json" "${op^^}" 0) end to end ($b)"
+for round in $(seq 1 "$rounds"); do
+  [ "$rounds" -gt 1 ] && echo "-- round $round, load $(cut -d" " -f1 /proc/loadavg)"
+  if want 1; then
+    echo "== 1. client CPU per 4 KiB op against MinIO (${secs}s steps)"
+    for c in 8 64; do
+      for op in get put; do
+        ./bin/floor "$ep" "$MINIO_ROOT_USER" "$MINIO_ROOT_PASSWORD" "$c" "$op" | grep -E "ownloop|direct"
+        for b in $ob ${OBJBENCH_COMPARE:-}; do
+          $b "$op" --endpoint-url "$ep" --bucket bench --create-bucket --size 4KiB -c "$c" --duration "${secs}s" -q -o "$w/$op-$c.json" >/dev/null
+          echo "objbench ${op^^} conc $c: $(cpu_per "$w/$op-$c.json" "${op^^}" 0) end to end ($b)"
+        done
+      done
     done
-  done
+  fi
+  if want 2; then
+    echo "== 2. client CPU per GiB of 64 MiB objects, 4 workers"
+    for b in $ob ${OBJBENCH_COMPARE:-}; do
+      $b put --endpoint-url "$ep" --bucket bench --size 64MiB -c 4 --duration "${secs}s" -q -o "$w/put64.json" >/dev/null
+      $b get --endpoint-url "$ep" --bucket bench --size 64MiB -c 4 --objects 16 --duration "${secs}s" -q -o "$w/get64.json" >/dev/null
+      echo "objbench PUT 64 MiB: $(cpu_per "$w/put64.json" PUT 1) ($b)"
+      echo "objbench GET 64 MiB: $(cpu_per "$w/get64.json" GET 1) ($b)"
+    done
+  fi
 done
-echo "== 2. client CPU per GiB of 64 MiB objects, 4 workers"
-for b in $ob ${OBJBENCH_COMPARE:-}; do
-  $b put --endpoint-url "$ep" --bucket bench --size 64MiB -c 4 --duration "${secs}s" -q -o "$w/put64.json" >/dev/null
-  $b get --endpoint-url "$ep" --bucket bench --size 64MiB -c 4 --objects 16 --duration "${secs}s" -q -o "$w/get64.json" >/dev/null
-  echo "objbench PUT 64 MiB: $(cpu_per "$w/put64.json" PUT 1) ($b)"
-  echo "objbench GET 64 MiB: $(cpu_per "$w/get64.json" GET 1) ($b)"
-done
-echo "== 3. workers in flight against a store holding every request 100 ms"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-./bin/objbench server --no-auth --null --delay 100ms --listen "127.0.0.1:$port" --bucket bench >/dev/null &
-srv=$!
+srv=
 trap 'kill $srv 2>/dev/null || true; kill $minio_pid 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$minio_work" "$w"' EXIT
-for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
-for c in 1000 10000; do
-  /usr/bin/time -f "%M" -o "$w/rss-$c" $ob get --endpoint-url "http://127.0.0.1:$port" --bucket bench --size 4KiB -c "$c" \
-    --objects 1000 --duration 60s -q -o "$w/w$c.json" > "$w/w$c.txt"
-  echo "conc $c: peak RSS $(( $(cat "$w/rss-$c") / 1024 )) MiB; $(awk '/^main +GET/ {print $4 " ops/s, p50 " $8 " ms"; exit}' "$w/w$c.txt")"
-done
-echo "growth per worker from 1,000 to 10,000: $(( ( $(cat "$w/rss-10000") - $(cat "$w/rss-1000") ) / 9 )) B"
-echo "== 4. $ops 4 KiB GETs at 8 workers against the null store"
-kill $srv; wait $srv 2>/dev/null || true
-./bin/objbench server --no-auth --null --listen "127.0.0.1:$port" --bucket bench >/dev/null &
-srv=$!
-for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
-/usr/bin/time -f "%M %e" -o "$w/rss-ops" $ob get --endpoint-url "http://127.0.0.1:$port" --bucket bench --size 4KiB -c 8 \
-  --ops "$ops" -q -o "$w/ops.json" >/dev/null
-read -r rss wall < "$w/rss-ops"
-echo "peak RSS $(( rss / 1024 )) MiB over $wall s; result file $(( $(stat -c %s "$w/ops.json") / 1024 )) KiB"
+if want 3; then
+  echo "== 3. workers in flight against a store holding every request 100 ms"
+  ./bin/objbench server --no-auth --null --delay 100ms --listen "127.0.0.1:$port" --bucket bench >/dev/null &
+  srv=$!
+  for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
+  for c in 1000 10000; do
+    /usr/bin/time -f "%M" -o "$w/rss-$c" $ob get --endpoint-url "http://127.0.0.1:$port" --bucket bench --size 4KiB -c "$c" \
+      --objects 1000 --duration 60s -q -o "$w/w$c.json" > "$w/w$c.txt"
+    echo "conc $c: peak RSS $(( $(cat "$w/rss-$c") / 1024 )) MiB; $(awk '/^main +GET/ {print $4 " ops/s, p50 " $8 " ms"; exit}' "$w/w$c.txt")"
+  done
+  echo "growth per worker from 1,000 to 10,000: $(( ( $(cat "$w/rss-10000") - $(cat "$w/rss-1000") ) / 9 )) B"
+fi
+if want 4; then
+  echo "== 4. $ops 4 KiB GETs at 8 workers against the null store"
+  if [ -n "$srv" ]; then kill $srv; wait $srv 2>/dev/null || true; fi
+  ./bin/objbench server --no-auth --null --listen "127.0.0.1:$port" --bucket bench >/dev/null &
+  srv=$!
+  for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
+  /usr/bin/time -f "%M %e" -o "$w/rss-ops" $ob get --endpoint-url "http://127.0.0.1:$port" --bucket bench --size 4KiB -c 8 \
+    --ops "$ops" -q -o "$w/ops.json" >/dev/null
+  read -r rss wall < "$w/rss-ops"
+  echo "peak RSS $(( rss / 1024 )) MiB over $wall s; result file $(( $(stat -c %s "$w/ops.json") / 1024 )) KiB"
+fi
