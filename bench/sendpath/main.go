@@ -114,7 +114,7 @@ func receive() {
 				break
 			}
 		}
-		fmt.Printf("%.3f\n", (cpuTime() - c0).Seconds()/(float64(n)/(1<<30)))
+		fmt.Printf("%.3f\n", (cpuTime()-c0).Seconds()/(float64(n)/(1<<30)))
 		c.Close()
 	}
 }
