@@ -15,7 +15,8 @@
 # too, alternately with this one, in sections 1, 2 and 3 (before/after, side
 # by side in one sitting; in section 3 each build serves itself, since the
 # null server shares the cores). OBJBENCH_SECTIONS="3" (say) runs only those
-# sections; MinIO is started only for sections 1 and 2. Section 3 also
+# sections ("12" works too); MinIO is started only for sections 1 and 2;
+# OBJBENCH_ROUNDS=N repeats sections 1 and 2 N times. Section 3 also
 # prints the client's CPU per GET and the server's per request: the two
 # share the machine's cores, so either one's cost lowers the rate.
 set -euo pipefail
@@ -26,7 +27,8 @@ go build -o bin/objbench ./cmd/objbench
 ob=${OBJBENCH_BIN:-./bin/objbench} # the client measured: OBJBENCH_BIN=another build, to compare
 go build -o bin/floor ./bench/floor
 sections=${OBJBENCH_SECTIONS:-1 2 3 4}
-want() { [[ " $sections " == *" $1 "* ]]; }
+rounds=${OBJBENCH_ROUNDS:-1}
+want() { [[ $sections == *$1* ]]; }
 minio_pid=
 if want 1 || want 2; then
   . bench/minio-lib.sh
@@ -37,27 +39,30 @@ fi
 
 w=$(mktemp -d)
 . bench/cpu-lib.sh # cpu_per
-if want 1; then
-echo "== 1. client CPU per 4 KiB op against MinIO (${secs}s steps)"
-for c in 8 64; do
-  for op in get put; do
-    ./bin/floor "$ep" "$MINIO_ROOT_USER" "$MINIO_ROOT_PASSWORD" "$c" "$op" | grep -E "ownloop|direct"
-    for b in $ob ${OBJBENCH_COMPARE:-}; do
-      $b "$op" --endpoint-url "$ep" --bucket bench --create-bucket --size 4KiB -c "$c" --duration "${secs}s" -q -o "$w/$op-$c.json" >/dev/null
-      echo "objbench ${op^^} conc $c: $(cpu_per "$w/$op-$c.json" "${op^^}" 0) end to end ($b)"
+for round in $(seq 1 "$rounds"); do
+  [ "$rounds" -gt 1 ] && echo "-- round $round, load $(cut -d" " -f1 /proc/loadavg)"
+  if want 1; then
+    echo "== 1. client CPU per 4 KiB op against MinIO (${secs}s steps)"
+    for c in 8 64; do
+      for op in get put; do
+        ./bin/floor "$ep" "$MINIO_ROOT_USER" "$MINIO_ROOT_PASSWORD" "$c" "$op" | grep -E "ownloop|direct"
+        for b in $ob ${OBJBENCH_COMPARE:-}; do
+          $b "$op" --endpoint-url "$ep" --bucket bench --create-bucket --size 4KiB -c "$c" --duration "${secs}s" -q -o "$w/$op-$c.json" >/dev/null
+          echo "objbench ${op^^} conc $c: $(cpu_per "$w/$op-$c.json" "${op^^}" 0) end to end ($b)"
+        done
+      done
     done
-  done
+  fi
+  if want 2; then
+    echo "== 2. client CPU per GiB of 64 MiB objects, 4 workers"
+    for b in $ob ${OBJBENCH_COMPARE:-}; do
+      $b put --endpoint-url "$ep" --bucket bench --size 64MiB -c 4 --duration "${secs}s" -q -o "$w/put64.json" >/dev/null
+      $b get --endpoint-url "$ep" --bucket bench --size 64MiB -c 4 --objects 16 --duration "${secs}s" -q -o "$w/get64.json" >/dev/null
+      echo "objbench PUT 64 MiB: $(cpu_per "$w/put64.json" PUT 1) ($b)"
+      echo "objbench GET 64 MiB: $(cpu_per "$w/get64.json" GET 1) ($b)"
+    done
+  fi
 done
-fi
-if want 2; then
-echo "== 2. client CPU per GiB of 64 MiB objects, 4 workers"
-for b in $ob ${OBJBENCH_COMPARE:-}; do
-  $b put --endpoint-url "$ep" --bucket bench --size 64MiB -c 4 --duration "${secs}s" -q -o "$w/put64.json" >/dev/null
-  $b get --endpoint-url "$ep" --bucket bench --size 64MiB -c 4 --objects 16 --duration "${secs}s" -q -o "$w/get64.json" >/dev/null
-  echo "objbench PUT 64 MiB: $(cpu_per "$w/put64.json" PUT 1) ($b)"
-  echo "objbench GET 64 MiB: $(cpu_per "$w/get64.json" GET 1) ($b)"
-done
-fi
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 srv=
 trap 'kill $srv 2>/dev/null || true; [ -n "$minio_pid" ] && kill $minio_pid 2>/dev/null; wait 2>/dev/null || true; rm -rf "${minio_work:-}" "$w"' EXIT

@@ -38,6 +38,9 @@ func (r *reader) initProcess(fs procfs.FS) {
 	}
 	r.self = &self
 	r.rt = newRuntimeReader()
+	// This process's own descriptors are this machine's, not a recorded
+	// tree's: asked directly only with the real /proc (ownconns.go).
+	r.own = r.procRoot == "/proc"
 }
 
 func (r *reader) readProcess() *procSnap {
@@ -56,8 +59,16 @@ func (r *reader) readProcess() *procSnap {
 const userHZ = 100
 
 // openConns counts the process's established TCP connections that the
-// filter selects, by matching its socket inodes to /proc/net/tcp{,6}.
+// filter selects: by asking its descriptors (ownconns.go), or in a
+// recorded tree by matching its socket inodes to /proc/net/tcp{,6}.
 func (r *reader) openConns() int {
+	if r.own {
+		fds, err := r.self.FileDescriptors()
+		if err != nil {
+			return 0
+		}
+		return ownCount(fds, r.conns)
+	}
 	targets, err := r.self.FileDescriptorTargets()
 	if err != nil {
 		return 0

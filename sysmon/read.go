@@ -56,6 +56,7 @@ type reader struct {
 	pageSize uint64
 	self     *procfs.Proc
 	conns    ConnFilter
+	own      bool // count connections by asking this process's descriptors (ownconns.go)
 	rt       *runtimeReader
 	missing  []string
 	notes    []string

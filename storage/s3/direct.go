@@ -2,7 +2,6 @@ package s3
 
 import (
 	"bufio"
-	"context"
 	"net"
 	"net/http"
 	"sync"
@@ -63,9 +62,8 @@ type directConn struct {
 	br       *bufio.Reader   // from the pool while a response is read; nil when idle
 	raw      rawReader       // what br reads from when rc is set
 	lastUsed time.Time
+	w        connWatch // the request context's end interrupts I/O (directwatch.go)
 }
-
-var aLongTimeAgo = time.Unix(1, 0)
 
 // roundTrip sends req and returns the response with its head read. A
 // request that fails on a reused connection before any response byte
@@ -90,8 +88,8 @@ func (t *directTransport) roundTrip(req *http.Request, tr *storage.Trace) (*http
 			return resp, nil
 		}
 		t.discard(c)
-		if !reused || started || attempt > 0 || !rewind(req) {
-			return nil, err
+		if req.Context().Err() != nil || !reused || started || attempt > 0 || !rewind(req) {
+			return nil, err // a request its context cut is not a stale connection
 		}
 		t.counts.serverClosed.Add(1) // the pooled connection had been closed under us
 	}
@@ -121,13 +119,15 @@ func (t *directTransport) exchange(c *directConn, req *http.Request, tr *storage
 	if t.noKeepAlive {
 		req.Close = true // writeRequest says so to the server
 	}
+	c.watch(ctx)                  // before the deadline is set: a watch that fired earlier poisoned it
 	deadline, _ := ctx.Deadline() // zero: none
 	if err := c.nc.SetDeadline(deadline); err != nil {
 		return nil, false, err
 	}
-	stop := context.AfterFunc(ctx, func() { _ = c.nc.SetDeadline(aLongTimeAgo) })
+	if ctx.Err() != nil { // ended before the deadline was set: the watch's poison was overwritten
+		return nil, false, ctx.Err()
+	}
 	fail := func(err error) (*http.Response, bool, error) {
-		stop()
 		if c.br != nil { // the connection is given up: its buffer goes back
 			putReader(c.br)
 			c.br = nil
@@ -187,6 +187,6 @@ func (t *directTransport) exchange(c *directConn, req *http.Request, tr *storage
 		t.counts.serverClosed.Add(1)
 	}
 	keep := !resp.Close && !req.Close
-	resp.Body = &directBody{rc: resp.Body, t: t, c: c, stop: stop, keep: keep, empty: resp.Body == http.NoBody}
+	resp.Body = &directBody{ctx: ctx, rc: resp.Body, t: t, c: c, keep: keep, empty: resp.Body == http.NoBody}
 	return resp, true, nil
 }

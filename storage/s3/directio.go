@@ -2,6 +2,7 @@ package s3
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -12,10 +13,10 @@ import (
 // directBody hands the connection back to the pool once the body has been
 // read to its end, or closes it if the body is abandoned part-way.
 type directBody struct {
+	ctx   context.Context
 	rc    io.ReadCloser
 	t     *directTransport
 	c     *directConn
-	stop  func() bool
 	keep  bool
 	empty bool
 	done  bool
@@ -30,6 +31,9 @@ func (b *directBody) Read(p []byte) (int, error) {
 		b.finish(true)
 	} else if err != nil {
 		b.finish(false)
+		if cerr := b.ctx.Err(); cerr != nil {
+			err = cerr // the deadline the read hit is the context's doing
+		}
 	}
 	return n, err
 }
@@ -77,7 +81,7 @@ func (b *directBody) discard(n int64) (int64, error) {
 // cleanly and both sides keep the connection alive, else closed.
 func (b *directBody) finish(clean bool) {
 	b.done = true
-	if !b.stop() { // the context already fired: the deadline is poisoned
+	if b.c.watchFired() { // the context ended: the exchange may have been cut
 		clean = false
 	}
 	c := b.c

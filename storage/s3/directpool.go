@@ -22,7 +22,7 @@ func (t *directTransport) get(ctx context.Context, ph *storage.Phases) (c *direc
 			t.counts.reused.Add(1)
 			return c, true, nil
 		}
-		c.nc.Close()
+		c.close()
 		if t.limit > 0 {
 			t.open--
 		}
@@ -148,7 +148,7 @@ func (t *directTransport) put(c *directConn) {
 
 // discard closes a connection and frees its slot under a limit.
 func (t *directTransport) discard(c *directConn) {
-	c.nc.Close()
+	c.close()
 	t.releaseSlot()
 }
 

@@ -15,11 +15,14 @@ const (
 	// net/http's Transport buffers: larger than its 4 KiB default so big
 	// objects move in fewer syscalls.
 	connBufSize = 64 << 10
-	// The direct transport's per-connection buffers: a request head and
-	// a response head fit, and bodies bypass them (large reads and writes
-	// go straight to the socket), so thousands of connections cost 8 KiB
-	// each, not 128 KiB (1,000 workers took 197 MB of RSS with 64 KiB).
-	directBufSize = 4 << 10
+	// The direct transport's read and write buffers, pooled and held by a
+	// connection only while it moves bytes (directbuf.go). A small
+	// object's whole request or response fits, so a 4 KiB PUT is one
+	// write and a 4 KiB GET's answer (MinIO's head is ~570 bytes) one
+	// read: with 4 KiB it took two of each, as many syscalls again as the
+	// hand-written loop of bench/floor. Larger bodies bypass them (large
+	// reads and writes go straight to the socket).
+	directBufSize = 16 << 10
 	// lazyReadConns is the expected concurrency from which the direct
 	// transport waits for responses holding no read buffer.
 	lazyReadConns = 256
