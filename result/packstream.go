@@ -1,0 +1,205 @@
+package result
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// A stream's packed seconds (result version 5, Stream.Packed): a header
+// of version byte 1 and two name tables (the ops, then the error classes:
+// a count, then each as its length and bytes), then frames, each a varint
+// of its raw length, a varint of its compressed length and a zstd frame.
+// A frame holds whole seconds; frames are independent, so a reader holds
+// one at a time. A frame's raw bytes are its seconds, each
+//
+//	varint T (ZigZag), varint number of op records, then each op record:
+//	varint op (index into the op table), varint flags (packFlag*),
+//	ZigZag ops and bytes, then as its flags say:
+//	errors: a count, then each class (table index) and its ZigZag count;
+//	dropped (ZigZag); ticks: the ok counts, then the byte counts, each a
+//	count of ZigZag values; then the latency, TTFB and response
+//	histograms, each a length and its packed payload (packedhist.go).
+//
+// Varints are encoding/binary's. The packing is lossless: a file read
+// back holds the seconds it was written from.
+const (
+	packVersion = 1
+	// A frame is cut after the second that brings it past frameTarget
+	// raw bytes; none may exceed frameMax (what a reader allocates for
+	// hostile input is bounded by it).
+	frameTarget = 256 << 10
+	frameMax    = 16 << 20
+	maxNames    = 1 << 12
+)
+
+const (
+	packFlagErrors = 1 << iota
+	packFlagDropped
+	packFlagTicks
+	packFlagLatency
+	packFlagTTFB
+	packFlagResponse
+	packFlagAll = 1<<iota - 1
+)
+
+var errPackedSeconds = errors.New("corrupt packed seconds")
+
+// packer packs seconds; one per goroutine (it reuses its buffers).
+type packer struct {
+	zw     *zstd.Encoder
+	raw    []byte
+	hist   []byte
+	codec  histCodec
+	sparse sparseHist
+}
+
+func (p *packer) encoder() *zstd.Encoder {
+	if p.zw == nil {
+		// Options that cannot fail; the fastest level compresses these
+		// varints as well as the default.
+		p.zw, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1),
+			zstd.WithEncoderCRC(true))
+	}
+	return p.zw
+}
+
+// pack is secs in the packed form.
+func (p *packer) pack(secs []Second) ([]byte, error) {
+	ops, classes := map[string]uint64{}, map[string]uint64{}
+	var opNames, classNames []string
+	for _, s := range secs {
+		for _, o := range s.Ops {
+			if _, ok := ops[o.Op]; !ok {
+				ops[o.Op] = uint64(len(opNames))
+				opNames = append(opNames, o.Op)
+			}
+			for c := range o.Errors {
+				if _, ok := classes[c]; !ok {
+					classes[c] = uint64(len(classNames))
+					classNames = append(classNames, c)
+				}
+			}
+		}
+	}
+	if len(opNames) > maxNames || len(classNames) > maxNames {
+		return nil, fmt.Errorf("pack seconds: %d ops, %d error classes (at most %d)", len(opNames), len(classNames), maxNames)
+	}
+	out := []byte{packVersion}
+	out = appendNames(out, opNames)
+	out = appendNames(out, classNames)
+	p.raw = p.raw[:0]
+	for _, s := range secs {
+		mark := len(p.raw)
+		var err error
+		if p.raw, err = p.appendSecond(p.raw, s, ops, classes); err != nil {
+			return nil, err
+		}
+		if len(p.raw)-mark > frameMax {
+			return nil, fmt.Errorf("pack seconds: second %d holds %d bytes (at most %d)", s.T, len(p.raw)-mark, frameMax)
+		}
+		if len(p.raw) > frameMax { // this second would overflow the frame: it opens the next
+			out = p.appendFrame(out, p.raw[:mark])
+			p.raw = append(p.raw[:0], p.raw[mark:]...)
+		}
+		if len(p.raw) >= frameTarget {
+			out = p.appendFrame(out, p.raw)
+			p.raw = p.raw[:0]
+		}
+	}
+	if len(p.raw) > 0 {
+		out = p.appendFrame(out, p.raw)
+	}
+	return out, nil
+}
+
+func (p *packer) appendFrame(out, raw []byte) []byte {
+	z := p.encoder().EncodeAll(raw, nil)
+	out = binary.AppendUvarint(out, uint64(len(raw)))
+	out = binary.AppendUvarint(out, uint64(len(z)))
+	return append(out, z...)
+}
+
+func appendNames(b []byte, names []string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(names)))
+	for _, n := range names {
+		b = binary.AppendUvarint(b, uint64(len(n)))
+		b = append(b, n...)
+	}
+	return b
+}
+
+func (p *packer) appendSecond(b []byte, s Second, ops, classes map[string]uint64) ([]byte, error) {
+	b = binary.AppendVarint(b, s.T)
+	b = binary.AppendUvarint(b, uint64(len(s.Ops)))
+	for _, o := range s.Ops {
+		var flags uint64
+		if len(o.Errors) > 0 {
+			flags |= packFlagErrors
+		}
+		if o.Dropped != 0 {
+			flags |= packFlagDropped
+		}
+		if o.Ticks != nil {
+			flags |= packFlagTicks
+		}
+		for k, h := range [3]string{o.Latency, o.TTFB, o.Response} {
+			if h != "" {
+				flags |= packFlagLatency << k
+			}
+		}
+		b = binary.AppendUvarint(b, ops[o.Op])
+		b = binary.AppendUvarint(b, flags)
+		b = binary.AppendVarint(b, o.Ops)
+		b = binary.AppendVarint(b, o.Bytes)
+		if flags&packFlagErrors != 0 {
+			b = binary.AppendUvarint(b, uint64(len(o.Errors)))
+			for c, n := range o.Errors {
+				b = binary.AppendUvarint(b, classes[c])
+				b = binary.AppendVarint(b, n)
+			}
+		}
+		if flags&packFlagDropped != 0 {
+			b = binary.AppendVarint(b, o.Dropped)
+		}
+		if flags&packFlagTicks != 0 {
+			b = appendInts(b, o.Ticks.OK)
+			b = appendInts(b, o.Ticks.Bytes)
+		}
+		for _, h := range [3]string{o.Latency, o.TTFB, o.Response} {
+			if h == "" {
+				continue
+			}
+			var err error
+			if b, err = p.appendHist(b, h); err != nil {
+				return nil, fmt.Errorf("second %d, op %s: %w", s.T, o.Op, err)
+			}
+		}
+	}
+	return b, nil
+}
+
+// appendHist appends the histogram h (packed, or V2 text from an older
+// file) as a length and its packed payload.
+func (p *packer) appendHist(b []byte, h string) ([]byte, error) {
+	if isPacked(h) {
+		b = binary.AppendUvarint(b, uint64(len(h)-len(packedTag)))
+		return append(b, h[len(packedTag):]...), nil
+	}
+	if err := p.codec.decode(h, &p.sparse); err != nil {
+		return nil, histError(err)
+	}
+	p.hist = appendPackedSparse(p.hist[:0], &p.sparse)
+	b = binary.AppendUvarint(b, uint64(len(p.hist)))
+	return append(b, p.hist...), nil
+}
+
+func appendInts(b []byte, v []int64) []byte {
+	b = binary.AppendUvarint(b, uint64(len(v)))
+	for _, x := range v {
+		b = binary.AppendVarint(b, x)
+	}
+	return b
+}
