@@ -246,3 +246,52 @@ func (h *pagedHist) pack(buf []byte) (string, []byte) {
 	}
 	return string(buf), buf
 }
+
+// merge adds o (nil: nothing) to h.
+func (h *pagedHist) merge(o *pagedHist) error {
+	if o == nil {
+		return nil
+	}
+	for n, page := range o.pages {
+		if page == nil {
+			continue
+		}
+		if h.pages[n] == nil {
+			h.pages[n] = page
+			continue
+		}
+		dst := h.pages[n]
+		for j, c := range page {
+			if v := dst[j] + c; v >= dst[j] {
+				dst[j] = v
+			} else {
+				return errOverflow
+			}
+		}
+	}
+	return nil
+}
+
+// histogram is the sum as a histogram; nil for nil.
+func (h *pagedHist) histogram() *hdr.Histogram {
+	if h == nil {
+		return nil
+	}
+	dense := make([]int64, histCounts)
+	for n, page := range h.pages {
+		if page != nil {
+			copy(dense[n<<pageShift:], page[:])
+		}
+	}
+	return histFromDense(dense)
+}
+
+// empty says whether nothing was added.
+func (h *pagedHist) empty() bool {
+	for _, p := range h.pages {
+		if p != nil {
+			return false
+		}
+	}
+	return true
+}
