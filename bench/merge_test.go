@@ -19,7 +19,7 @@ func BenchmarkMerge(b *testing.B) {
 	files := make([][]byte, workers)
 	for w := range workers {
 		var buf bytes.Buffer
-		if err := result.Encode(&buf, bench.WorkerResult(w, workers, secs)); err != nil {
+		if err := result.Encode(&buf, bench.WorkerResult(w, workers, secs, result.PackHistogram)); err != nil {
 			b.Fatal(err)
 		}
 		files[w] = buf.Bytes()

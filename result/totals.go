@@ -39,8 +39,8 @@ type OpTotal struct {
 	// only): what a user of the store would feel, queueing included.
 	Response *Percentiles `json:"response,omitempty"`
 	// Dropped counts open-loop slots that found no free worker.
-	Dropped             int64  `json:"dropped,omitempty"`
-	LatencyHist string `json:"-"`
+	Dropped     int64         `json:"dropped,omitempty"`
+	LatencyHist string        `json:"-"`
 	acc         [3]*pagedHist // latency, TTFB, response being summed
 }
 

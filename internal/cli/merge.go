@@ -79,12 +79,15 @@ func runMerge(ctx context.Context, env Env, o *mergeOptions, args []string) erro
 	if limit > 0 {
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(limit))
 	}
-	runs, names, err := readResults(ctx, env, o, args)
+	srcs, err := resultSources(ctx, env, o, args)
 	if err != nil {
 		return err
 	}
-	merged, err := result.Merge(runs, names)
+	merged, err := result.MergeSources(ctx, srcs, runtime.GOMAXPROCS(0))
 	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		return inputError{err}
 	}
 	out := o.out
@@ -104,21 +107,21 @@ func runMerge(ctx context.Context, env Env, o *mergeOptions, args []string) erro
 	return nil
 }
 
-// readResults decodes every input, in parallel: directories are walked for
-// .json files, s3://BUCKET/PREFIX/ is listed through the target flags'
-// endpoint and credentials.
-func readResults(ctx context.Context, env Env, o *mergeOptions, args []string) ([]*result.Run, []string, error) {
+// resultSources are the inputs: directories are walked for .json files,
+// s3://BUCKET/PREFIX/ is listed (and its objects downloaded) through the
+// target flags' endpoint and credentials.
+func resultSources(ctx context.Context, env Env, o *mergeOptions, args []string) ([]result.Source, error) {
 	var srcs []bucketObject
 	for _, a := range args {
 		switch st, err := os.Stat(a); {
 		case strings.HasPrefix(a, "s3://"):
 			objs, err := bucketResults(ctx, env, o, a)
 			if err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 			srcs = append(srcs, objs...)
 		case err != nil:
-			return nil, nil, inputf("%v", err)
+			return nil, inputf("%v", err)
 		case st.IsDir():
 			var files []string
 			_ = filepath.WalkDir(a, func(p string, d os.DirEntry, err error) error {
@@ -128,7 +131,7 @@ func readResults(ctx context.Context, env Env, o *mergeOptions, args []string) (
 				return nil
 			})
 			if len(files) == 0 {
-				return nil, nil, inputf("%s holds no .json result files", a)
+				return nil, inputf("%s holds no .json result files", a)
 			}
 			sort.Strings(files)
 			for _, f := range files {
@@ -138,26 +141,11 @@ func readResults(ctx context.Context, env Env, o *mergeOptions, args []string) (
 			srcs = append(srcs, bucketObject{a, func() ([]byte, error) { return os.ReadFile(a) }})
 		}
 	}
-	runs := make([]*result.Run, len(srcs))
-	var g errgroup.Group
-	g.SetLimit(runtime.GOMAXPROCS(0))
+	out := make([]result.Source, len(srcs))
 	for i, s := range srcs {
-		g.Go(func() error {
-			b, err := s.read()
-			if err == nil {
-				runs[i], err = result.Decode(bytes.NewReader(b))
-			}
-			if err != nil {
-				return inputf("%s: %v", s.name, err)
-			}
-			return nil
-		})
+		out[i] = result.Source{Name: s.name, Read: s.read}
 	}
-	names := make([]string, len(srcs))
-	for i, s := range srcs {
-		names[i] = s.name
-	}
-	return runs, names, g.Wait()
+	return out, nil
 }
 
 type bucketObject struct {
