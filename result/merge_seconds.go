@@ -1,6 +1,7 @@
 package result
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -98,6 +99,9 @@ func centerSecond(t, shift int64) int64 {
 // most of it. hists are o's histograms when it came packed (nil: o's
 // strings). Only what lands in the merger's own seconds is added.
 func (m *secondMerger) add(t int64, o *OpSecond, shift int64, hists *[3][]byte) error {
+	if t > maxT || t < -maxT {
+		return fmt.Errorf("second %d: out of range", t)
+	}
 	center := centerSecond(t, shift)
 	owns := m.owns(center)
 	var c *mergedOp

@@ -11,7 +11,8 @@ import (
 // A stream's packed seconds (result version 5, Stream.Packed): a header
 // of version byte 1 and two name tables (the ops, then the error classes:
 // a count, then each as its length and bytes), then frames, each a varint
-// of its raw length, a varint of its compressed length and a zstd frame.
+// of its raw length, a varint of its compressed length and a zstd frame
+// (compressed length 0: the raw bytes stored as they are).
 // A frame holds whole seconds; frames are independent, so a reader holds
 // one at a time. A frame's raw bytes are its seconds, each
 //
@@ -33,6 +34,13 @@ const (
 	frameTarget = 256 << 10
 	frameMax    = 16 << 20
 	maxNames    = 1 << 12
+	// maxRatio bounds a frame's raw length by its compressed length.
+	// Seconds of real latencies compress 2-3 times; seconds that repeat
+	// exactly, up to 100 times.
+	maxRatio = 64
+	// maxT bounds a second's T (388 days), so that no merge or timeline
+	// lays out seconds without end.
+	maxT = 1 << 25
 )
 
 const (
@@ -115,9 +123,17 @@ func (p *packer) pack(secs []Second) ([]byte, error) {
 	return out, nil
 }
 
+// appendFrame appends raw compressed, or stored as it is (compressed
+// length 0) when it compresses more than maxRatio: a reader refuses
+// frames that claim to, so that what a hostile file makes it allocate is
+// bounded by the file's size.
 func (p *packer) appendFrame(out, raw []byte) []byte {
 	z := p.encoder().EncodeAll(raw, nil)
 	out = binary.AppendUvarint(out, uint64(len(raw)))
+	if len(raw) > maxRatio*len(z) {
+		out = binary.AppendUvarint(out, 0)
+		return append(out, raw...)
+	}
 	out = binary.AppendUvarint(out, uint64(len(z)))
 	return append(out, z...)
 }

@@ -45,8 +45,15 @@ func (ps *packedSeconds) nextFrame(dec *zstd.Decoder, buf []byte) ([]byte, error
 	}
 	c := cursor{b: ps.frames}
 	rawLen, zLen := c.uvarint(), c.uvarint()
-	if c.bad || rawLen == 0 || rawLen > frameMax || zLen > uint64(len(c.b)-c.i) {
+	if c.bad || rawLen == 0 || rawLen > frameMax || zLen > uint64(len(c.b)-c.i) || rawLen > maxRatio*zLen && zLen != 0 {
 		return nil, fmt.Errorf("%w: frame header", errPackedSeconds)
+	}
+	if zLen == 0 { // stored
+		if rawLen > uint64(len(c.b)-c.i) {
+			return nil, fmt.Errorf("%w: frame header", errPackedSeconds)
+		}
+		ps.frames = c.b[c.i+int(rawLen):]
+		return append(buf[:0], c.b[c.i:c.i+int(rawLen)]...), nil
 	}
 	z := c.b[c.i : c.i+int(zLen)]
 	ps.frames = c.b[c.i+int(zLen):]
@@ -78,6 +85,9 @@ func (ps *packedSeconds) eachRecord(raw []byte, rec *opRecord, second func(t int
 	for c.i < len(c.b) && !c.bad {
 		rec.T = c.varint()
 		n := c.uvarint()
+		if rec.T > maxT || rec.T < -maxT || n > uint64(len(ps.ops)) { // each op once a second
+			return fmt.Errorf("%w: second %d of %d ops", errPackedSeconds, rec.T, n)
+		}
 		if second != nil && !c.bad {
 			second(rec.T)
 		}
@@ -154,7 +164,10 @@ func unpack(blob []byte, dec *zstd.Decoder) ([]Second, error) {
 		buf = raw
 		err = ps.eachRecord(raw, &rec, func(t int64) { secs = append(secs, Second{T: t}) }, func(r *opRecord) error {
 			o := r.OpSecond
-			o.Errors = maps.Clone(o.Errors)
+			o.Errors = nil
+			if len(r.Errors) > 0 {
+				o.Errors = maps.Clone(r.Errors)
+			}
 			if o.Ticks != nil {
 				o.Ticks = &Ticks{OK: slices.Clone(r.ticks.OK), Bytes: slices.Clone(r.ticks.Bytes)}
 			}
