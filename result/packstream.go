@@ -1,20 +1,24 @@
 package result
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/klauspost/compress/zstd"
 )
 
 // A stream's packed seconds (result version 5, Stream.Packed): a header
-// of version byte 1 and two name tables (the ops, then the error classes:
-// a count, then each as its length and bytes), then frames, each a varint
-// of its raw length, a varint of its compressed length and a zstd frame
-// (compressed length 0: the raw bytes stored as they are).
-// A frame holds whole seconds; frames are independent, so a reader holds
-// one at a time. A frame's raw bytes are its seconds, each
+// of version byte 1, two name tables (the ops, then the error classes: a
+// count, then each as its length and bytes) and the last second's T
+// (ZigZag), then frames, each the T of its first second (ZigZag), a
+// varint of its raw length, a varint of its compressed length and a zstd
+// frame (compressed length 0: the raw bytes stored as they are). A frame
+// holds whole seconds, in T order; frames are independent, so a reader
+// holds one at a time and a merge finds where any second lies. A frame's
+// raw bytes are its seconds, each
 //
 //	varint T (ZigZag), varint number of op records, then each op record:
 //	varint op (index into the op table), varint flags (packFlag*),
@@ -95,11 +99,17 @@ func (p *packer) pack(secs []Second) ([]byte, error) {
 	if len(opNames) > maxNames || len(classNames) > maxNames {
 		return nil, fmt.Errorf("pack seconds: %d ops, %d error classes (at most %d)", len(opNames), len(classNames), maxNames)
 	}
+	secs = sortedSeconds(secs)
 	out := []byte{packVersion}
 	out = appendNames(out, opNames)
 	out = appendNames(out, classNames)
+	out = binary.AppendVarint(out, secs[len(secs)-1].T)
 	p.raw = p.raw[:0]
+	var first int64
 	for _, s := range secs {
+		if len(p.raw) == 0 {
+			first = s.T
+		}
 		mark := len(p.raw)
 		var err error
 		if p.raw, err = p.appendSecond(p.raw, s, ops, classes); err != nil {
@@ -109,26 +119,40 @@ func (p *packer) pack(secs []Second) ([]byte, error) {
 			return nil, fmt.Errorf("pack seconds: second %d holds %d bytes (at most %d)", s.T, len(p.raw)-mark, frameMax)
 		}
 		if len(p.raw) > frameMax { // this second would overflow the frame: it opens the next
-			out = p.appendFrame(out, p.raw[:mark])
+			out = p.appendFrame(out, first, p.raw[:mark])
 			p.raw = append(p.raw[:0], p.raw[mark:]...)
+			first = s.T
 		}
 		if len(p.raw) >= frameTarget {
-			out = p.appendFrame(out, p.raw)
+			out = p.appendFrame(out, first, p.raw)
 			p.raw = p.raw[:0]
+			first = s.T + 1
 		}
 	}
 	if len(p.raw) > 0 {
-		out = p.appendFrame(out, p.raw)
+		out = p.appendFrame(out, first, p.raw)
 	}
 	return out, nil
+}
+
+// sortedSeconds is secs in T order (a copy when they were not): a file
+// written before version 5, or by hand, may hold them in any order.
+func sortedSeconds(secs []Second) []Second {
+	if slices.IsSortedFunc(secs, func(a, b Second) int { return cmp.Compare(a.T, b.T) }) {
+		return secs
+	}
+	secs = slices.Clone(secs)
+	slices.SortStableFunc(secs, func(a, b Second) int { return cmp.Compare(a.T, b.T) })
+	return secs
 }
 
 // appendFrame appends raw compressed, or stored as it is (compressed
 // length 0) when it compresses more than maxRatio: a reader refuses
 // frames that claim to, so that what a hostile file makes it allocate is
 // bounded by the file's size.
-func (p *packer) appendFrame(out, raw []byte) []byte {
+func (p *packer) appendFrame(out []byte, first int64, raw []byte) []byte {
 	z := p.encoder().EncodeAll(raw, nil)
+	out = binary.AppendVarint(out, first)
 	out = binary.AppendUvarint(out, uint64(len(raw)))
 	if len(raw) > maxRatio*len(z) {
 		out = binary.AppendUvarint(out, 0)

@@ -168,7 +168,7 @@ func addHist(acc **pagedHist, o *OpSecond, k int, hists *[3][]byte, c *histCodec
 		*acc = &pagedHist{}
 	}
 	if isPacked(enc) {
-		return addPackedPaged(*acc, enc[len(packedTag):])
+		return addPackedPaged(*acc, []byte(enc[len(packedTag):]))
 	}
 	if err := c.decode(enc, sp); err != nil {
 		return histError(err)

@@ -14,7 +14,18 @@ import (
 // error, and what it allocates is bounded by frameMax and the blob's size.
 type packedSeconds struct {
 	ops, classes []string
-	frames       []byte // what follows the header
+	last         int64 // the last second's T
+	frames       []frameRef
+	next         int // the frame nextFrame decodes
+}
+
+// frameRef is one frame: the T of its first second, its raw length and
+// its bytes (compressed, or stored when z is false).
+type frameRef struct {
+	first  int64
+	rawLen int
+	data   []byte
+	z      bool
 }
 
 func openPacked(blob []byte) (*packedSeconds, error) {
@@ -22,11 +33,23 @@ func openPacked(blob []byte) (*packedSeconds, error) {
 		return nil, fmt.Errorf("%w: unknown version", errPackedSeconds)
 	}
 	c := cursor{b: blob, i: 1}
-	ps := &packedSeconds{ops: c.names(), classes: c.names()}
+	ps := &packedSeconds{ops: c.names(), classes: c.names(), last: c.varint()}
 	if c.bad {
 		return nil, fmt.Errorf("%w: header", errPackedSeconds)
 	}
-	ps.frames = blob[c.i:]
+	for c.i < len(c.b) {
+		first, rawLen, zLen := c.varint(), c.uvarint(), c.uvarint()
+		size := zLen
+		if zLen == 0 {
+			size = rawLen
+		}
+		if c.bad || rawLen == 0 || rawLen > frameMax || rawLen > maxRatio*zLen && zLen != 0 || size > uint64(len(c.b)-c.i) ||
+			len(ps.frames) > 0 && first < ps.frames[len(ps.frames)-1].first {
+			return nil, fmt.Errorf("%w: frame header", errPackedSeconds)
+		}
+		ps.frames = append(ps.frames, frameRef{first: first, rawLen: int(rawLen), data: c.b[c.i : c.i+int(size)], z: zLen != 0})
+		c.i += int(size)
+	}
 	return ps, nil
 }
 
@@ -40,28 +63,19 @@ func newDecoder() *zstd.Decoder {
 
 // nextFrame decodes the next frame into buf (reused); nil at the end.
 func (ps *packedSeconds) nextFrame(dec *zstd.Decoder, buf []byte) ([]byte, error) {
-	if len(ps.frames) == 0 {
+	if ps.next >= len(ps.frames) {
 		return nil, nil
 	}
-	c := cursor{b: ps.frames}
-	rawLen, zLen := c.uvarint(), c.uvarint()
-	if c.bad || rawLen == 0 || rawLen > frameMax || zLen > uint64(len(c.b)-c.i) || rawLen > maxRatio*zLen && zLen != 0 {
-		return nil, fmt.Errorf("%w: frame header", errPackedSeconds)
+	f := ps.frames[ps.next]
+	ps.next++
+	if !f.z {
+		return append(buf[:0], f.data...), nil
 	}
-	if zLen == 0 { // stored
-		if rawLen > uint64(len(c.b)-c.i) {
-			return nil, fmt.Errorf("%w: frame header", errPackedSeconds)
-		}
-		ps.frames = c.b[c.i+int(rawLen):]
-		return append(buf[:0], c.b[c.i:c.i+int(rawLen)]...), nil
+	if cap(buf) < f.rawLen {
+		buf = make([]byte, 0, f.rawLen)
 	}
-	z := c.b[c.i : c.i+int(zLen)]
-	ps.frames = c.b[c.i+int(zLen):]
-	if uint64(cap(buf)) < rawLen {
-		buf = make([]byte, 0, rawLen)
-	}
-	raw, err := dec.DecodeAll(z, buf[:0:rawLen])
-	if err != nil || uint64(len(raw)) != rawLen {
+	raw, err := dec.DecodeAll(f.data, buf[:0:f.rawLen])
+	if err != nil || len(raw) != f.rawLen {
 		return nil, fmt.Errorf("%w: frame: %v", errPackedSeconds, err)
 	}
 	return raw, nil
