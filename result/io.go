@@ -50,9 +50,7 @@ func Encode(w io.Writer, r *Run) error {
 			s.Seconds = nil
 		}
 	}
-	if p.zw != nil {
-		_ = p.zw.Close()
-	}
+	p.close()
 	meta, err := json.MarshalIndent(&cp, "", " ")
 	if err != nil {
 		return fmt.Errorf("encode result: %w", err)

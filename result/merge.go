@@ -68,7 +68,7 @@ func Merge(runs []*Run, files []string) (*Run, error) {
 				}
 			}
 		}
-		return pl.finish([][]*secondMerger{ms})
+		return pl.finish(ms)
 	})
 }
 
@@ -235,19 +235,12 @@ func (pl *mergePlan) mergers(own func(int64) bool) []*secondMerger {
 	return ms
 }
 
-// finish gives every merged stream its seconds (sets[g][i] holds some of
-// stream i's) and its window and totals.
-func (pl *mergePlan) finish(sets [][]*secondMerger) error {
+// finish gives every merged stream its seconds (ms[i] summed stream i's)
+// and its window and totals.
+func (pl *mergePlan) finish(ms []*secondMerger) error {
 	for i, slot := range pl.streams {
-		ms := make([]*secondMerger, len(sets))
-		for g := range sets {
-			ms[g] = sets[g][i]
-		}
 		s := &pl.steps[slot.step].Streams[slot.idx]
-		var err error
-		if s.Seconds, err = mergedSeconds(ms); err != nil {
-			return fmt.Errorf("step %d stream %s: %w", slot.step+1, s.Name, err)
-		}
+		s.Seconds, _ = ms[i].emit(0, ms[i].max+1, nil, nil)
 		if err := s.SetWindow(slot.window); err != nil {
 			return fmt.Errorf("step %d: %w", slot.step+1, err)
 		}

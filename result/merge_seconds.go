@@ -62,6 +62,7 @@ type secondMerger struct {
 	secs   map[int64]map[string]*mergedOp
 	max    int64
 	own    func(t int64) bool
+	pool   *pagePool
 	codec  histCodec
 	sparse sparseHist
 }
@@ -81,6 +82,9 @@ func (m *secondMerger) op(t int64, name string) *mergedOp {
 	mo := ops[name]
 	if mo == nil {
 		mo = &mergedOp{OpSecond: OpSecond{Op: name}}
+		for k := range mo.hist {
+			mo.hist[k].pool = m.pool
+		}
 		ops[name] = mo
 	}
 	m.max = max(m.max, t)
@@ -99,6 +103,12 @@ func centerSecond(t, shift int64) int64 {
 // most of it. hists are o's histograms when it came packed (nil: o's
 // strings). Only what lands in the merger's own seconds is added.
 func (m *secondMerger) add(t int64, o *OpSecond, shift int64, hists *[3][]byte) error {
+	return m.addAlso(t, o, shift, hists, nil)
+}
+
+// addAlso is add that also sums o's latencies into also (unless nil) when
+// o's second is the merger's.
+func (m *secondMerger) addAlso(t int64, o *OpSecond, shift int64, hists *[3][]byte, also *pagedHist) error {
 	if t > maxT || t < -maxT {
 		return fmt.Errorf("second %d: out of range", t)
 	}
@@ -151,7 +161,13 @@ func (m *secondMerger) add(t int64, o *OpSecond, shift int64, hists *[3][]byte) 
 	c.Dropped += o.Dropped
 	for k := range c.hist {
 		h := &c.hist[k]
-		if err := addHist(&h, o, k, hists, &m.codec, &m.sparse); err != nil {
+		var err error
+		if k == 0 && also != nil && hists != nil && hists[0] != nil {
+			err = addPackedPaged2(h, also, hists[0])
+		} else {
+			err = addHist(&h, o, k, hists, &m.codec, &m.sparse)
+		}
+		if err != nil {
 			return err
 		}
 		c.has[k] = c.has[k] || !h.empty()
@@ -159,40 +175,29 @@ func (m *secondMerger) add(t int64, o *OpSecond, shift int64, hists *[3][]byte) 
 	return nil
 }
 
-// mergedSeconds is the merged records of the mergers (which own disjoint
-// seconds), every second from 0 to the last.
-func mergedSeconds(ms []*secondMerger) ([]Second, error) {
-	last := int64(-1)
-	for _, m := range ms {
-		last = max(last, m.max)
-	}
-	if last < 0 {
-		return nil, nil
-	}
-	out := make([]Second, 0, last+1)
-	var buf []byte
-	for t := int64(0); t <= last; t++ {
+// emit appends the merged seconds from..to-1 to out, every one of them,
+// and forgets them (their pages go back to the pool).
+func (m *secondMerger) emit(from, to int64, out []Second, buf []byte) ([]Second, []byte) {
+	for t := from; t < to; t++ {
 		sec := Second{T: t}
-		for _, m := range ms {
-			ops := m.secs[t]
-			for _, name := range sortedOps(ops) {
-				mo := ops[name]
-				o := mo.OpSecond
-				for k, dst := range [3]*string{&o.Latency, &o.TTFB, &o.Response} {
-					if mo.has[k] {
-						*dst, buf = mo.hist[k].pack(buf)
-					}
+		ops := m.secs[t]
+		for _, name := range sortedOps(ops) {
+			mo := ops[name]
+			o := mo.OpSecond
+			for k, dst := range [3]*string{&o.Latency, &o.TTFB, &o.Response} {
+				if mo.has[k] {
+					*dst, buf = mo.hist[k].pack(buf)
 				}
-				if mo.hasTicks {
-					o.Ticks = mo.ticks.Export()
-				}
-				sec.Ops = append(sec.Ops, o)
 			}
-			delete(m.secs, t)
+			if mo.hasTicks {
+				o.Ticks = mo.ticks.Export()
+			}
+			sec.Ops = append(sec.Ops, o)
 		}
+		delete(m.secs, t)
 		out = append(out, sec)
 	}
-	return out, nil
+	return out, buf
 }
 
 func sortedOps(ops map[string]*mergedOp) []string {

@@ -202,12 +202,17 @@ func (p *pagePool) put(pg *[pageBuckets]int64) {
 	}
 }
 
-// addPackedPaged adds the payload p to h. This is a merge's inner loop
-// (a 100-worker hour adds half a billion buckets): nextPacked's work,
-// with one-byte buckets read inline.
-func addPackedPaged(h *pagedHist, p []byte) error {
+// addPackedPaged adds the payload p to h.
+func addPackedPaged(h *pagedHist, p []byte) error { return addPackedPaged2(h, nil, p) }
+
+// addPackedPaged2 adds the payload p to h and, unless nil, to also (a
+// merge sums a second's latencies into the merged second and into its
+// worker's total at once). This is a merge's inner loop (a 100-worker
+// hour adds half a billion buckets): nextPacked's work, with one-byte
+// buckets read inline.
+func addPackedPaged2(h, also *pagedHist, p []byte) error {
 	at, end := -1, 0
-	var page *[pageBuckets]int64
+	var page, page2 *[pageBuckets]int64
 	for i := 0; i < len(p); {
 		u, c := uint64(p[i]), int64(1)
 		if u < 0x80 {
@@ -234,6 +239,9 @@ func addPackedPaged(h *pagedHist, p []byte) error {
 				return errPacked
 			}
 			page = h.page(idx >> pageShift)
+			if also != nil {
+				page2 = also.page(idx >> pageShift)
+			}
 			end = (idx>>pageShift + 1) << pageShift
 		}
 		v := page[idx&(pageBuckets-1)] + c
@@ -241,6 +249,12 @@ func addPackedPaged(h *pagedHist, p []byte) error {
 			return errOverflow
 		}
 		page[idx&(pageBuckets-1)], at = v, idx
+		if page2 != nil {
+			if v = page2[idx&(pageBuckets-1)] + c; v < 0 {
+				return errOverflow
+			}
+			page2[idx&(pageBuckets-1)] = v
+		}
 	}
 	return nil
 }

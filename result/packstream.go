@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/klauspost/compress/zstd"
+	"golang.org/x/sync/errgroup"
 )
 
 // A stream's packed seconds (result version 5, Stream.Packed): a header
@@ -61,21 +62,31 @@ var errPackedSeconds = errors.New("corrupt packed seconds")
 
 // packer packs seconds; one per goroutine (it reuses its buffers).
 type packer struct {
-	zw     *zstd.Encoder
+	zw     [2]*zstd.Encoder
 	raw    []byte
 	hist   []byte
 	codec  histCodec
 	sparse sparseHist
 }
 
-func (p *packer) encoder() *zstd.Encoder {
-	if p.zw == nil {
+// encoder is the packer's w-th zstd encoder (0 or 1).
+func (p *packer) encoder(w int) *zstd.Encoder {
+	if p.zw[w] == nil {
 		// Options that cannot fail; the fastest level compresses these
 		// varints as well as the default.
-		p.zw, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1),
+		p.zw[w], _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1),
 			zstd.WithEncoderCRC(true))
 	}
-	return p.zw
+	return p.zw[w]
+}
+
+// close releases the encoders.
+func (p *packer) close() {
+	for _, zw := range p.zw {
+		if zw != nil {
+			_ = zw.Close()
+		}
+	}
 }
 
 // pack is secs in the packed form.
@@ -104,13 +115,20 @@ func (p *packer) pack(secs []Second) ([]byte, error) {
 	out = appendNames(out, opNames)
 	out = appendNames(out, classNames)
 	out = binary.AppendVarint(out, secs[len(secs)-1].T)
+	// The raw seconds, cut into frames (each the T of its first second
+	// and where it ends in raw), then compressed side by side.
 	p.raw = p.raw[:0]
-	var first int64
+	type cut struct {
+		first    int64
+		from, to int
+	}
+	var cuts []cut
+	start := 0
 	for _, s := range secs {
-		if len(p.raw) == 0 {
-			first = s.T
-		}
 		mark := len(p.raw)
+		if mark == start {
+			cuts = append(cuts, cut{first: s.T, from: start})
+		}
 		var err error
 		if p.raw, err = p.appendSecond(p.raw, s, ops, classes); err != nil {
 			return nil, err
@@ -118,19 +136,31 @@ func (p *packer) pack(secs []Second) ([]byte, error) {
 		if len(p.raw)-mark > frameMax {
 			return nil, fmt.Errorf("pack seconds: second %d holds %d bytes (at most %d)", s.T, len(p.raw)-mark, frameMax)
 		}
-		if len(p.raw) > frameMax { // this second would overflow the frame: it opens the next
-			out = p.appendFrame(out, first, p.raw[:mark])
-			p.raw = append(p.raw[:0], p.raw[mark:]...)
-			first = s.T
+		if len(p.raw)-start > frameMax { // this second would overflow the frame: it opens the next
+			cuts[len(cuts)-1].to, start = mark, mark
+			cuts = append(cuts, cut{first: s.T, from: mark})
 		}
-		if len(p.raw) >= frameTarget {
-			out = p.appendFrame(out, first, p.raw)
-			p.raw = p.raw[:0]
-			first = s.T + 1
+		if len(p.raw)-start >= frameTarget {
+			cuts[len(cuts)-1].to, start = len(p.raw), len(p.raw)
 		}
 	}
-	if len(p.raw) > 0 {
-		out = p.appendFrame(out, first, p.raw)
+	if len(cuts) > 0 && cuts[len(cuts)-1].to == 0 {
+		cuts[len(cuts)-1].to = len(p.raw)
+	}
+	zs := make([][]byte, len(cuts))
+	var g errgroup.Group
+	for w := range min(2, len(cuts)) { // merged files are big; a worker's takes 30 ms
+		g.Go(func() error {
+			enc := p.encoder(w)
+			for i := w; i < len(cuts); i += 2 {
+				zs[i] = enc.EncodeAll(p.raw[cuts[i].from:cuts[i].to], nil)
+			}
+			return nil
+		})
+	}
+	_ = g.Wait() // nothing fails
+	for i, c := range cuts {
+		out = appendFrame(out, c.first, p.raw[c.from:c.to], zs[i])
 	}
 	return out, nil
 }
@@ -146,12 +176,11 @@ func sortedSeconds(secs []Second) []Second {
 	return secs
 }
 
-// appendFrame appends raw compressed, or stored as it is (compressed
-// length 0) when it compresses more than maxRatio: a reader refuses
-// frames that claim to, so that what a hostile file makes it allocate is
-// bounded by the file's size.
-func (p *packer) appendFrame(out []byte, first int64, raw []byte) []byte {
-	z := p.encoder().EncodeAll(raw, nil)
+// appendFrame appends a frame of raw, z its compression, or raw stored
+// as it is (compressed length 0) when it compresses more than maxRatio: a
+// reader refuses frames that claim to, so that what a hostile file makes
+// it allocate is bounded by the file's size.
+func appendFrame(out []byte, first int64, raw, z []byte) []byte {
 	out = binary.AppendVarint(out, first)
 	out = binary.AppendUvarint(out, uint64(len(raw)))
 	if len(raw) > maxRatio*len(z) {

@@ -69,8 +69,10 @@ type summarizer struct {
 	// latencyOnly leaves TTFB and response out (a merge's parts need
 	// only their counts and latency).
 	latencyOnly bool
-	codec       histCodec
-	sparse      sparseHist
+	// noHists: the caller adds the latencies itself (latency).
+	noHists bool
+	codec   histCodec
+	sparse  sparseHist
 }
 
 func newSummarizer(w Window, latencyOnly bool) *summarizer {
@@ -101,6 +103,9 @@ func (s *summarizer) add(t int64, o *OpSecond, hists *[3][]byte) error {
 	if s.latencyOnly {
 		kinds = 1
 	}
+	if s.noHists {
+		kinds = 0
+	}
 	for k := range kinds {
 		if err := addHist(&tot.acc[k], o, k, hists, &s.codec, &s.sparse); err != nil {
 			return fmt.Errorf("second %d, op %s: %w", t, o.Op, err)
@@ -110,6 +115,19 @@ func (s *summarizer) add(t int64, o *OpSecond, hists *[3][]byte) error {
 	tot.WindowOps += ok
 	tot.WindowBytes += bytes
 	return nil
+}
+
+// latency is op's latency being summed, made when it is the first.
+func (s *summarizer) latency(op string) *pagedHist {
+	tot := s.byOp[op]
+	if tot == nil {
+		tot = &OpTotal{Op: op}
+		s.byOp[op] = tot
+	}
+	if tot.acc[0] == nil {
+		tot.acc[0] = &pagedHist{}
+	}
+	return tot.acc[0]
 }
 
 // merge adds what o summed (records of the same stream) to s.

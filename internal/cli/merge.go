@@ -94,10 +94,8 @@ func runMerge(ctx context.Context, env Env, o *mergeOptions, args []string) erro
 	if out == "" {
 		out = filepath.Join("objbench-results", merged.RunID+"-merged.json")
 	}
-	if err := result.Write(out, merged); err != nil {
-		return fmt.Errorf("write %s: %w", out, err)
-	}
 	bo := &benchOptions{csv: o.csv, html: o.html, quiet: o.quiet}
+	// finish writes the merged file.
 	if err := finish(env, bo, merged, out, nil, notes(env, o.quiet)); err != nil {
 		return err
 	}
