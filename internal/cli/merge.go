@@ -46,12 +46,13 @@ result "partial k/N"; report, compare and the HTML page show it, and
 --require-all makes it an error. The merged file is an ordinary result file:
 report, compare, report --html and merge itself read it.
 
-Merging holds every worker's per-second records at once: about 1.3x the
-files' size. --memory-limit is a soft limit for the Go runtime (the
-garbage collector works harder near it, and a merge that needs more still
-runs): 100 workers of a one-hour GET step (562 MB of files) merge within
-1,020 MiB of RSS under the default 1 GiB, 1,259 MiB without it, for the
-same CPU (56 s on this project's 2-core machine: bench/merge.sh).`,
+Result files of version 5 keep their per-second records packed until the
+merge reads them, every file side by side in the order of the merged
+seconds: memory holds the files' packed records and a few merged seconds
+being summed, not every file's records unpacked. Older files are read
+whole. --memory-limit is a soft limit for the Go runtime (the garbage
+collector works harder near it; a merge that needs more still runs).
+bench/merge.sh measures a 100-worker hour.`,
 		Example: `  objbench merge objbench-results/RUN-ID/ -o merged.json
   objbench merge s3://results/runs/RUN-ID/ --endpoint-url http://10.0.0.5:9000 -o merged.json
   objbench merge worker-0.json worker-1.json worker-2.json --require-all`,
