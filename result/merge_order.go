@@ -11,7 +11,7 @@ import (
 
 // chunkSeconds is how many merged seconds are summed before they are
 // written: their accumulators stay in cache while every file adds to them.
-const chunkSeconds = 8
+const chunkSeconds = 2
 
 // input is one part's stream feeding a merged stream.
 type input struct {

@@ -224,11 +224,15 @@ func addPackedPaged2(h, also *pagedHist, p []byte) error {
 			}
 		}
 		if u&1 != 0 {
-			v, n, ok := uvarint(p, i)
-			if !ok || v > math.MaxInt64-2 {
-				return errPacked
+			if i < len(p) && p[i] < 0x80 {
+				c, i = int64(p[i])+2, i+1
+			} else {
+				v, n, ok := uvarint(p, i)
+				if !ok || v > math.MaxInt64-2 {
+					return errPacked
+				}
+				c, i = int64(v)+2, n
 			}
-			c, i = int64(v)+2, n
 		}
 		if u>>1 >= histCounts {
 			return errPacked
