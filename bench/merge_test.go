@@ -2,7 +2,10 @@ package bench_test
 
 import (
 	"bytes"
+	"context"
+	"fmt"
 	"io"
+	"runtime"
 	"testing"
 
 	"github.com/objbench/objbench/bench"
@@ -10,8 +13,9 @@ import (
 )
 
 // BenchmarkMerge is what `objbench merge` does with the result files of a
-// distributed run: decode each worker's file, merge them on the store's
-// clock (histograms summed per second), encode the merged file. The
+// distributed run (result.MergeSources): read each worker's file, merge
+// them on the store's clock (histograms summed per second), encode the
+// merged file. The
 // figure to watch is the time and allocation per worker-second;
 // bench/merge.sh measures 100 workers of an hour end to end.
 func BenchmarkMerge(b *testing.B) {
@@ -19,22 +23,18 @@ func BenchmarkMerge(b *testing.B) {
 	files := make([][]byte, workers)
 	for w := range workers {
 		var buf bytes.Buffer
-		if err := result.Encode(&buf, bench.WorkerResult(w, workers, secs)); err != nil {
+		if err := result.Encode(&buf, bench.WorkerResult(w, workers, secs, result.PackHistogram)); err != nil {
 			b.Fatal(err)
 		}
 		files[w] = buf.Bytes()
 	}
+	srcs := make([]result.Source, workers)
+	for w, f := range files {
+		srcs[w] = result.Source{Name: fmt.Sprintf("worker-%d.json", w), Read: func() ([]byte, error) { return f, nil }}
+	}
 	b.ResetTimer()
 	for range b.N {
-		runs := make([]*result.Run, workers)
-		for w, f := range files {
-			r, err := result.Decode(bytes.NewReader(f))
-			if err != nil {
-				b.Fatal(err)
-			}
-			runs[w] = r
-		}
-		m, err := result.Merge(runs, nil)
+		m, err := result.MergeSources(context.Background(), srcs, runtime.GOMAXPROCS(0))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -8,7 +8,10 @@
 // The JSON form is the file format. Changing a field's name, type or
 // meaning is a schema change: bump Version, keep a file of the old
 // version in testdata, and teach Decode to read it (schema_test.go fails
-// otherwise).
+// otherwise). Since version 5 a stream's seconds are one packed string in
+// it (packstream.go, packedhist.go): Decode cuts those strings out before
+// encoding/json reads the rest (jsonspans.go), and a merge reads them
+// frame by frame without unpacking them into records (merge_order.go).
 //
 // This package must not print, read flags or the environment, or depend
 // on the packages that produce its records.

@@ -43,9 +43,17 @@ func EncodeHistogram(h *hdr.Histogram) string {
 // into a counts array of tens of MiB).
 var errGeometry = errors.New("histogram of another geometry than objbench writes (1 µs .. 1 h, 3 digits)")
 
-// DecodeHistogram reads a histogram of a result file, refusing any of
-// another geometry before it allocates.
+// DecodeHistogram reads a histogram of a result file (V2 text, or the
+// packed form of version 5's per-second records), refusing any of another
+// geometry before it allocates.
 func DecodeHistogram(enc string) (*hdr.Histogram, error) {
+	if isPacked(enc) {
+		dense := make([]int64, histCounts)
+		if err := addPackedDense(dense, enc[len(packedTag):]); err != nil {
+			return nil, fmt.Errorf("decode histogram: %w", err)
+		}
+		return histFromDense(dense), nil
+	}
 	if err := checkGeometry(enc); err != nil {
 		return nil, fmt.Errorf("decode histogram: %w", err)
 	}

@@ -1,12 +1,17 @@
 package result
 
 import (
+	"bufio"
+	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 
 	"github.com/objbench/objbench/atomicfile"
 )
@@ -20,11 +25,54 @@ func Write(path string, r *Run) error {
 	return atomicfile.Write(path, 0o644, func(w io.Writer) error { return Encode(w, r) })
 }
 
-// Encode writes r as the result file's JSON.
+// Encode writes r as the result file's JSON, in the current version's
+// form whatever version r was read from: each stream's seconds packed.
 func Encode(w io.Writer, r *Run) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", " ")
-	if err := enc.Encode(r); err != nil {
+	cp := *r
+	cp.Schema = Version
+	cp.Steps = slices.Clone(r.Steps)
+	var blobs [][]byte
+	var p packer
+	for i := range cp.Steps {
+		st := &cp.Steps[i]
+		st.Streams = slices.Clone(st.Streams)
+		for j := range st.Streams {
+			s := &st.Streams[j]
+			s.Packed = ""
+			if len(s.Seconds) > 0 {
+				blob, err := p.pack(s.Seconds)
+				if err != nil {
+					return fmt.Errorf("encode result: step %d stream %s: %w", i, s.Name, err)
+				}
+				s.Packed = "#" + strconv.Itoa(len(blobs))
+				blobs = append(blobs, blob)
+			}
+			s.Seconds = nil
+		}
+	}
+	p.close()
+	meta, err := json.MarshalIndent(&cp, "", " ")
+	if err != nil {
+		return fmt.Errorf("encode result: %w", err)
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	last := 0
+	for _, sp := range packedSpans(meta) {
+		k, err := strconv.Atoi(string(meta[sp[0]+2 : sp[1]-1])) // "#k"
+		if err != nil || k >= len(blobs) {
+			return errors.New("encode result: a packed stream was not placed") // a spec holding our key?
+		}
+		_, _ = bw.Write(meta[last:sp[0]])
+		_ = bw.WriteByte('"')
+		b64 := base64.NewEncoder(base64.StdEncoding, bw)
+		_, _ = b64.Write(blobs[k])
+		_ = b64.Close()
+		_ = bw.WriteByte('"')
+		last = sp[1]
+	}
+	_, _ = bw.Write(meta[last:])
+	_ = bw.WriteByte('\n')
+	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("encode result: %w", err)
 	}
 	return nil
@@ -33,12 +81,11 @@ func Encode(w io.Writer, r *Run) error {
 // Read loads a result file and recomputes every total from its per-second
 // records, so what is reported never depends on stored summaries.
 func Read(path string) (*Run, error) {
-	f, err := os.Open(path)
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	r, err := Decode(f)
+	r, err := DecodeBytes(b)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -48,22 +95,41 @@ func Read(path string) (*Run, error) {
 // Decode reads a result document of any version up to Version from rd and
 // recomputes its totals.
 func Decode(rd io.Reader) (*Run, error) {
-	var r Run
-	dec := json.NewDecoder(rd)
-	if err := dec.Decode(&r); err != nil {
-		return nil, fmt.Errorf("not an objbench result file: %w", err)
+	b, err := io.ReadAll(rd)
+	if err != nil {
+		return nil, fmt.Errorf("read result: %w", err)
 	}
-	switch {
-	case r.Schema == 0:
-		return nil, errors.New("not an objbench result file (no schema version)")
-	case r.Schema < 0 || r.Schema > Version:
-		return nil, fmt.Errorf("result schema %d is newer than this objbench understands (%d): upgrade objbench", r.Schema, Version)
+	return DecodeBytes(b)
+}
+
+// DecodeBytes is Decode of a document in memory.
+func DecodeBytes(doc []byte) (*Run, error) {
+	r, texts, err := decodeMeta(doc)
+	if err != nil {
+		return nil, err
+	}
+	dec := newDecoder()
+	defer dec.Close()
+	for i := range r.Steps {
+		for j := range r.Steps[i].Streams {
+			s := &r.Steps[i].Streams[j]
+			if s.Packed == "" {
+				continue
+			}
+			blob, err := packedBlob(s.Packed, texts)
+			if err == nil {
+				s.Seconds, err = unpack(blob, dec)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("step %d stream %s: %w", i, s.Name, err)
+			}
+			s.Packed = ""
+		}
 	}
 	// Version 1 files decode as they are: their bytes were spread over
 	// the seconds an op covered and they have no ticks, so their window
 	// edges count pro rata.
 	for i := range r.Steps {
-		r.Steps[i].NameStreams() // files written before streams that share a name were told apart
 		for j := range r.Steps[i].Streams {
 			s := &r.Steps[i].Streams[j]
 			totals, err := Summarize(s.Seconds, s.Window)
@@ -73,5 +139,25 @@ func Decode(rd io.Reader) (*Run, error) {
 			s.Totals = totals
 		}
 	}
-	return &r, nil
+	return r, nil
+}
+
+// decodeMeta reads a document with its packed seconds cut out (streams'
+// Packed refer to texts) and checks its version.
+func decodeMeta(doc []byte) (*Run, [][]byte, error) {
+	meta, texts := cutPacked(doc)
+	var r Run
+	if err := json.NewDecoder(bytes.NewReader(meta)).Decode(&r); err != nil {
+		return nil, nil, fmt.Errorf("not an objbench result file: %w", err)
+	}
+	switch {
+	case r.Schema == 0:
+		return nil, nil, errors.New("not an objbench result file (no schema version)")
+	case r.Schema < 0 || r.Schema > Version:
+		return nil, nil, fmt.Errorf("result schema %d is newer than this objbench understands (%d): upgrade objbench", r.Schema, Version)
+	}
+	for i := range r.Steps {
+		r.Steps[i].NameStreams() // files written before streams that share a name were told apart
+	}
+	return &r, texts, nil
 }

@@ -19,6 +19,8 @@ type part struct {
 	ranks []int
 	size  int
 	skew  time.Duration // the store's clock minus this file's
+	file  string        // its name, as the workers table shows it
+	index int           // its place among the inputs
 }
 
 func partOf(r *Run) (part, error) {
@@ -46,10 +48,33 @@ func Merge(runs []*Run, files []string) (*Run, error) {
 	if len(runs) == 0 {
 		return nil, errors.New("merge: no result files")
 	}
-	parts, err := checkParts(runs)
+	parts, err := checkParts(runs, files)
 	if err != nil {
 		return nil, err
 	}
+	return mergeParts(parts, func(pl *mergePlan) error {
+		ms := pl.mergers(nil)
+		for pi, p := range parts {
+			for k := range p.run.Steps {
+				for j := range p.run.Steps[k].Streams {
+					r := pl.routes[[3]int{pi, k, j}]
+					for _, sec := range p.run.Steps[k].Streams[j].Seconds {
+						for i := range sec.Ops {
+							if err := ms[r.stream].add(sec.T, &sec.Ops[i], r.shift, nil); err != nil {
+								return fmt.Errorf("step %d, second %d: %w", k+1, sec.T, err)
+							}
+						}
+					}
+				}
+			}
+		}
+		return pl.finish(ms)
+	})
+}
+
+// mergeParts merges parts: feed puts every part's seconds into the plan's
+// mergers and finishes them; then the parts' totals are known.
+func mergeParts(parts []part, feed func(*mergePlan) error) (*Run, error) {
 	first := parts[0].run
 	steps := 0
 	for _, p := range parts {
@@ -58,7 +83,15 @@ func Merge(runs []*Run, files []string) (*Run, error) {
 	out := &Run{RunInfo: first.RunInfo, Machine: first.Machine, Target: first.Target, Spec: first.Spec, CleanedUp: true,
 		Workers: &Workers{Size: parts[0].size}}
 	out.Schema = Version
-	for i, p := range parts {
+	pl, err := mergeSteps(parts)
+	if err != nil {
+		return nil, err
+	}
+	if err := feed(pl); err != nil {
+		return nil, err
+	}
+	out.Steps = pl.steps
+	for _, p := range parts {
 		r := p.run
 		out.Started = earliest(out.Started, r.Started.Add(p.skew))
 		out.Finished = latest(out.Finished, r.Finished.Add(p.skew))
@@ -67,11 +100,7 @@ func Merge(runs []*Run, files []string) (*Run, error) {
 			out.Aborted, out.AbortDetail = r.Aborted, r.AbortDetail
 		}
 		out.CleanedUp = out.CleanedUp && r.CleanedUp
-		file := ""
-		if i < len(files) {
-			file = files[i]
-		}
-		out.Workers.Parts = append(out.Workers.Parts, workerResults(p, file, steps)...)
+		out.Workers.Parts = append(out.Workers.Parts, workerResults(p, p.file, steps)...)
 	}
 	sort.Slice(out.Workers.Parts, func(i, j int) bool { return out.Workers.Parts[i].Rank < out.Workers.Parts[j].Rank })
 	have := map[int]bool{}
@@ -86,21 +115,22 @@ func Merge(runs []*Run, files []string) (*Run, error) {
 			out.Workers.Missing = append(out.Workers.Missing, r)
 		}
 	}
-	if out.Steps, err = mergeSteps(parts); err != nil {
-		return nil, err
-	}
 	return out, nil
 }
 
 // checkParts orders the inputs and refuses what cannot be one run:
 // different run ids or sizes, a rank given twice.
-func checkParts(runs []*Run) ([]part, error) {
+func checkParts(runs []*Run, files []string) ([]part, error) {
 	var parts []part
 	seen := map[int]bool{}
-	for _, r := range runs {
+	for i, r := range runs {
 		p, err := partOf(r)
 		if err != nil {
 			return nil, err
+		}
+		p.index = i
+		if i < len(files) {
+			p.file = files[i]
 		}
 		if len(parts) > 0 {
 			if r.RunID != parts[0].run.RunID {
@@ -175,35 +205,81 @@ func workerResults(p part, file string, steps int) []WorkerResult {
 	return []WorkerResult{w}
 }
 
-// mergeSteps merges the parts' steps, which ran in lock-step: step k of
-// every part is one step. A part that has fewer steps (it failed or was
-// cut short) adds to the steps it has.
-func mergeSteps(parts []part) ([]Step, error) {
+// mergePlan is a merge laid out before any per-second record is read:
+// the merged steps with their streams but no seconds yet, and where each
+// part's streams go.
+type mergePlan struct {
+	steps   []Step
+	streams []streamSlot
+	routes  map[[3]int]route // [part, step, stream] (indices in the parts) -> where it goes
+}
+
+// streamSlot is one merged stream: out.Steps[step].Streams[idx].
+type streamSlot struct {
+	step, idx int
+	window    Window
+}
+
+type route struct {
+	stream int   // index into mergePlan.streams
+	shift  int64 // ticks to shift the part's seconds by
+}
+
+// mergers is a secondMerger per merged stream, holding the seconds own
+// says (nil: all).
+func (pl *mergePlan) mergers(own func(int64) bool) []*secondMerger {
+	ms := make([]*secondMerger, len(pl.streams))
+	for i := range ms {
+		ms[i] = newSecondMerger(own)
+	}
+	return ms
+}
+
+// finish gives every merged stream its seconds (ms[i] summed stream i's)
+// and its window and totals.
+func (pl *mergePlan) finish(ms []*secondMerger) error {
+	for i, slot := range pl.streams {
+		s := &pl.steps[slot.step].Streams[slot.idx]
+		s.Seconds, _ = ms[i].emit(0, ms[i].max+1, nil, nil)
+		if err := s.SetWindow(slot.window); err != nil {
+			return fmt.Errorf("step %d: %w", slot.step+1, err)
+		}
+	}
+	return nil
+}
+
+// mergeSteps plans the merge of the parts' steps, which ran in lock-step:
+// step k of every part is one step. A part that has fewer steps (it failed
+// or was cut short) adds to the steps it has.
+func mergeSteps(parts []part) (*mergePlan, error) {
 	n := 0
 	for _, p := range parts {
 		n = max(n, len(p.run.Steps))
 	}
-	out := make([]Step, 0, n)
+	pl := &mergePlan{steps: make([]Step, 0, n), routes: map[[3]int]route{}}
 	for k := range n {
 		var steps []*Step
 		var skews []time.Duration
-		for _, p := range parts {
+		var who []int
+		for pi, p := range parts {
 			if k < len(p.run.Steps) {
 				steps = append(steps, &p.run.Steps[k])
 				skews = append(skews, p.skew)
+				who = append(who, pi)
 			}
 		}
-		st, err := mergeStep(steps, skews)
+		st, err := pl.mergeStep(k, steps, skews, who)
 		if err != nil {
 			return nil, fmt.Errorf("step %d: %w", k+1, err)
 		}
-		out = append(out, st)
+		pl.steps = append(pl.steps, st)
 	}
-	return out, nil
+	return pl, nil
 }
 
-// mergeStep merges one step of several parts on the store's clock.
-func mergeStep(steps []*Step, skews []time.Duration) (Step, error) {
+// mergeStep plans step k of several parts (who[i] is steps[i]'s part) on
+// the store's clock.
+func (pl *mergePlan) mergeStep(k int, steps []*Step, skews []time.Duration, who []int) (Step, error) {
 	out := *steps[0]
 	out.Streams, out.Notes, out.Connections, out.FailedWorks = nil, nil, nil, nil
 	start := steps[0].Start.Add(skews[0])
@@ -249,14 +325,18 @@ func mergeStep(steps []*Step, skews []time.Duration) (Step, error) {
 	for _, name := range names {
 		var streams []*Stream
 		var sh []int64
+		slot := len(pl.streams)
 		for _, ij := range byName[name] {
-			streams = append(streams, &steps[ij>>16].Streams[ij&0xffff])
-			sh = append(sh, shifts[ij>>16])
+			i, j := ij>>16, ij&0xffff
+			streams = append(streams, &steps[i].Streams[j])
+			sh = append(sh, shifts[i])
+			pl.routes[[3]int{who[i], k, j}] = route{stream: slot, shift: shifts[i]}
 		}
-		s, err := mergeStream(streams, sh)
+		s, w, err := planStream(streams, sh)
 		if err != nil {
 			return Step{}, fmt.Errorf("stream %s: %w", name, err)
 		}
+		pl.streams = append(pl.streams, streamSlot{step: k, idx: len(out.Streams), window: w})
 		out.Streams = append(out.Streams, s)
 	}
 	return out, nil

@@ -7,9 +7,10 @@ import (
 	"strings"
 )
 
-// mergeStream merges one stream of several parts, part i's seconds
-// shifted by shifts[i] ticks onto the merged step's clock.
-func mergeStream(streams []*Stream, shifts []int64) (Stream, error) {
+// planStream merges one stream of several parts but for its seconds,
+// part i's to be shifted by shifts[i] ticks onto the merged step's clock:
+// the merged stream, and the window to give it once its seconds are in.
+func planStream(streams []*Stream, shifts []int64) (Stream, Window, error) {
 	out := Stream{Name: streams[0].Name}
 	var stopped []string
 	lo, hi := math.Inf(-1), math.Inf(1)
@@ -28,23 +29,9 @@ func mergeStream(streams []*Stream, shifts []int64) (Stream, error) {
 		}
 	}
 	out.StoppedBy = strings.Join(stopped, ",")
-	secs := newSecondMerger()
-	for i, s := range streams {
-		for _, sec := range s.Seconds {
-			for _, o := range sec.Ops {
-				if err := secs.add(sec.T, o, shifts[i]); err != nil {
-					return Stream{}, fmt.Errorf("second %d: %w", sec.T, err)
-				}
-			}
-		}
-	}
-	var err error
-	if out.Seconds, err = secs.seconds(); err != nil {
-		return Stream{}, err
-	}
 	out.Outages = mergeOutages(streams, shifts)
 	if err := mergeStreamPhases(&out, streams); err != nil {
-		return Stream{}, err
+		return Stream{}, Window{}, err
 	}
 	w := Window{}
 	if !(hi > lo) { // short steps of fixed work (prepare, cleanup): the workers' windows never met
@@ -56,7 +43,7 @@ func mergeStream(streams []*Stream, shifts []int64) (Stream, error) {
 			w = snapped
 		}
 	}
-	return out, out.SetWindow(w)
+	return out, w, nil
 }
 
 // mergedOp is one op of one merged second being built.
@@ -64,20 +51,27 @@ type mergedOp struct {
 	OpSecond
 	ticks    TickCounts
 	hasTicks bool
-	// The parts' encoded histograms, summed when the second is written:
-	// a merged hour holds thousands of seconds, and an encoded histogram
-	// is what the parts' files hold already.
-	lat, ttfb, rsp []string
+	hist     [3]pagedHist // latency, TTFB, response
+	has      [3]bool
 }
 
-// secondMerger sums op-seconds of several parts into merged seconds.
+// secondMerger sums op-seconds of several parts into merged seconds. It
+// holds the merged seconds own says are its (nil: all): the records a
+// merge reads are shared out among goroutines by the seconds they add to.
 type secondMerger struct {
-	secs  map[int64]map[string]*mergedOp
-	max   int64
-	codec histCodec
+	secs   map[int64]map[string]*mergedOp
+	max    int64
+	own    func(t int64) bool
+	pool   *pagePool
+	codec  histCodec
+	sparse sparseHist
 }
 
-func newSecondMerger() *secondMerger { return &secondMerger{secs: map[int64]map[string]*mergedOp{}} }
+func newSecondMerger(own func(int64) bool) *secondMerger {
+	return &secondMerger{secs: map[int64]map[string]*mergedOp{}, max: -1, own: own}
+}
+
+func (m *secondMerger) owns(t int64) bool { return m.own == nil || m.own(t) }
 
 func (m *secondMerger) op(t int64, name string) *mergedOp {
 	ops := m.secs[t]
@@ -88,24 +82,43 @@ func (m *secondMerger) op(t int64, name string) *mergedOp {
 	mo := ops[name]
 	if mo == nil {
 		mo = &mergedOp{OpSecond: OpSecond{Op: name}}
+		for k := range mo.hist {
+			mo.hist[k].pool = m.pool
+		}
 		ops[name] = mo
 	}
 	m.max = max(m.max, t)
 	return mo
 }
 
+// centerSecond is the merged second that holds most of part second t
+// shifted by shift ticks.
+func centerSecond(t, shift int64) int64 {
+	return max((t*TicksPerSecond+shift+TicksPerSecond/2)/TicksPerSecond, 0)
+}
+
 // add puts second t of a part, shifted by shift ticks: its ticks go to the
 // merged ticks they fall in; what has no ticks (errors, drops, histograms,
 // a second away from a window edge) goes to the merged second that holds
-// most of it.
-func (m *secondMerger) add(t int64, o OpSecond, shift int64) error {
-	center := (t*TicksPerSecond + shift + TicksPerSecond/2) / TicksPerSecond
-	if center < 0 {
-		center = 0
-	}
-	c := m.op(center, o.Op)
-	okOps := o.Answered() // what the ticks hold
+// most of it. hists are o's histograms when it came packed (nil: o's
+// strings). Only what lands in the merger's own seconds is added.
+func (m *secondMerger) add(t int64, o *OpSecond, shift int64, hists *[3][]byte) error {
+	return m.addAlso(t, o, shift, hists, nil)
+}
 
+// addAlso is add that also sums o's latencies into also (unless nil) when
+// o's second is the merger's.
+func (m *secondMerger) addAlso(t int64, o *OpSecond, shift int64, hists *[3][]byte, also *pagedHist) error {
+	if t > maxT || t < -maxT {
+		return fmt.Errorf("second %d: out of range", t)
+	}
+	center := centerSecond(t, shift)
+	owns := m.owns(center)
+	var c *mergedOp
+	if owns {
+		c = m.op(center, o.Op)
+	}
+	okOps := o.Answered() // what the ticks hold
 	if o.Ticks != nil {
 		var ok, bytes int64
 		for k := range TicksPerSecond {
@@ -113,20 +126,28 @@ func (m *secondMerger) add(t int64, o OpSecond, shift int64) error {
 			if tk == 0 && tb == 0 {
 				continue
 			}
+			ok, bytes = ok+tk, bytes+tb
 			at := max(t*TicksPerSecond+int64(k)+shift, 0)
+			if !m.owns(at / TicksPerSecond) {
+				continue
+			}
 			dst := m.op(at/TicksPerSecond, o.Op)
 			dst.hasTicks = true
 			dst.ticks[at%TicksPerSecond].OK += tk
 			dst.ticks[at%TicksPerSecond].Bytes += tb
 			dst.Ops += tk
 			dst.Bytes += tb
-			ok, bytes = ok+tk, bytes+tb
+		}
+		if !owns {
+			return nil
 		}
 		c.Ops += okOps - ok // ok ops the ticks did not hold (none, in a well-formed file)
 		c.Bytes += o.Bytes - bytes
-	} else {
+	} else if owns {
 		c.Ops += okOps
 		c.Bytes += o.Bytes
+	} else {
+		return nil
 	}
 	for class, n := range o.Errors {
 		if c.Errors == nil {
@@ -138,47 +159,45 @@ func (m *secondMerger) add(t int64, o OpSecond, shift int64) error {
 		}
 	}
 	c.Dropped += o.Dropped
-	for _, h := range []struct {
-		dst *[]string
-		enc string
-	}{{&c.lat, o.Latency}, {&c.ttfb, o.TTFB}, {&c.rsp, o.Response}} {
-		if h.enc != "" {
-			*h.dst = append(*h.dst, h.enc)
+	for k := range c.hist {
+		h := &c.hist[k]
+		var err error
+		if k == 0 && also != nil && hists != nil && hists[0] != nil {
+			err = addPackedPaged2(h, also, hists[0])
+		} else {
+			err = addHist(&h, o, k, hists, &m.codec, &m.sparse)
 		}
+		if err != nil {
+			return err
+		}
+		c.has[k] = c.has[k] || !h.empty()
 	}
 	return nil
 }
 
-// seconds is the merged records, every second from 0 to the last.
-func (m *secondMerger) seconds() ([]Second, error) {
-	if len(m.secs) == 0 {
-		return nil, nil
-	}
-	out := make([]Second, 0, m.max+1)
-	for t := int64(0); t <= m.max; t++ {
+// emit appends the merged seconds from..to-1 to out, every one of them,
+// and forgets them (their pages go back to the pool).
+func (m *secondMerger) emit(from, to int64, out []Second, buf []byte) ([]Second, []byte) {
+	for t := from; t < to; t++ {
 		sec := Second{T: t}
 		ops := m.secs[t]
 		for _, name := range sortedOps(ops) {
 			mo := ops[name]
 			o := mo.OpSecond
-			var err error
-			for _, h := range []struct {
-				dst  *string
-				encs []string
-			}{{&o.Latency, mo.lat}, {&o.TTFB, mo.ttfb}, {&o.Response, mo.rsp}} {
-				if *h.dst, err = m.codec.sum(h.encs); err != nil {
-					return nil, fmt.Errorf("second %d, op %s: %w", t, name, err)
+			for k, dst := range [3]*string{&o.Latency, &o.TTFB, &o.Response} {
+				if mo.has[k] {
+					*dst, buf = mo.hist[k].pack(buf)
 				}
 			}
-			mo.lat, mo.ttfb, mo.rsp = nil, nil, nil
 			if mo.hasTicks {
 				o.Ticks = mo.ticks.Export()
 			}
 			sec.Ops = append(sec.Ops, o)
 		}
+		delete(m.secs, t)
 		out = append(out, sec)
 	}
-	return out, nil
+	return out, buf
 }
 
 func sortedOps(ops map[string]*mergedOp) []string {

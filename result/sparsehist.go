@@ -78,8 +78,12 @@ type histCodec struct {
 	dense        []int64 // sum's accumulator, all zero between calls
 }
 
-// decode reads enc into dst (emptied first), refusing another geometry.
+// decode reads enc (V2 text, or the packed form) into dst (emptied
+// first), refusing another geometry.
 func (c *histCodec) decode(enc string, dst *sparseHist) error {
+	if isPacked(enc) {
+		return parsePacked(enc[len(packedTag):], dst)
+	}
 	dst.idx, dst.cnt = dst.idx[:0], dst.cnt[:0]
 	n := base64.StdEncoding.DecodedLen(len(enc))
 	if cap(c.raw) < n {

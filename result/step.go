@@ -68,12 +68,17 @@ type Stream struct {
 	// Open loop: the most workers the schedule could have (MaxWorkers)
 	// and the most it had (PeakWorkers); Concurrency is those started at
 	// once.
-	MaxWorkers  int       `json:"max_workers,omitempty"`
-	PeakWorkers int       `json:"peak_workers,omitempty"`
-	StoppedBy   string    `json:"stopped_by"`
-	Seconds     []Second  `json:"seconds"`
-	Window      Window    `json:"window"`
-	Totals      []OpTotal `json:"totals"`
+	MaxWorkers  int    `json:"max_workers,omitempty"`
+	PeakWorkers int    `json:"peak_workers,omitempty"`
+	StoppedBy   string `json:"stopped_by"`
+	// Seconds are the stream's per-second records. A version-5 file
+	// holds them packed (Packed); Decode unpacks them here.
+	Seconds []Second `json:"seconds,omitempty"`
+	// Packed carries Seconds in a version-5 file: base64 of the packed
+	// form (packstream.go). Empty in memory after Decode.
+	Packed string    `json:"seconds_packed,omitempty"`
+	Window Window    `json:"window"`
+	Totals []OpTotal `json:"totals"`
 	// Outages are the periods the store could not be reached (version 3).
 	Outages []Outage `json:"outages,omitempty"`
 	// Phases is where each op's requests spent their time (network stores).

@@ -39,9 +39,9 @@ type OpTotal struct {
 	// only): what a user of the store would feel, queueing included.
 	Response *Percentiles `json:"response,omitempty"`
 	// Dropped counts open-loop slots that found no free worker.
-	Dropped             int64  `json:"dropped,omitempty"`
-	LatencyHist         string `json:"-"`
-	mergedLat, ttf, rsp *hdr.Histogram
+	Dropped     int64         `json:"dropped,omitempty"`
+	LatencyHist string        `json:"-"`
+	acc         [3]*pagedHist // latency, TTFB, response being summed
 }
 
 // Summarize derives per-op totals from per-second records: counts over the
@@ -51,31 +51,147 @@ type OpTotal struct {
 // only where a record has no ticks: files from before ticks, or a merged
 // window edge far from a worker's own).
 func Summarize(secs []Second, w Window) ([]OpTotal, error) {
-	lo, hi := tickIndex(w.Start), tickIndex(w.End)
-	byOp := map[string]*OpTotal{}
-	var codec histCodec
+	sum := newSummarizer(w, false)
 	for _, s := range secs {
-		for _, o := range s.Ops {
-			t := byOp[o.Op]
-			if t == nil {
-				t = &OpTotal{Op: o.Op}
-				byOp[o.Op] = t
+		for i := range s.Ops {
+			if err := sum.add(s.T, &s.Ops[i], nil); err != nil {
+				return nil, err
 			}
-			if err := t.add(o, &codec); err != nil {
-				return nil, fmt.Errorf("second %d, op %s: %w", s.T, o.Op, err)
-			}
-			ok, bytes := inWindow(s.T, o, lo, hi)
-			t.WindowOps += ok
-			t.WindowBytes += bytes
 		}
 	}
-	out := make([]OpTotal, 0, len(byOp))
-	for _, t := range byOp {
+	return sum.totals(w), nil
+}
+
+// summarizer is Summarize fed one record at a time.
+type summarizer struct {
+	lo, hi int64
+	byOp   map[string]*OpTotal
+	// latencyOnly leaves TTFB and response out (a merge's parts need
+	// only their counts and latency).
+	latencyOnly bool
+	// noHists: the caller adds the latencies itself (latency).
+	noHists bool
+	codec   histCodec
+	sparse  sparseHist
+}
+
+func newSummarizer(w Window, latencyOnly bool) *summarizer {
+	return &summarizer{lo: tickIndex(w.Start), hi: tickIndex(w.End), byOp: map[string]*OpTotal{}, latencyOnly: latencyOnly}
+}
+
+// add counts o, second t's record; hists are its histograms when it
+// comes packed (nil: o's strings).
+func (s *summarizer) add(t int64, o *OpSecond, hists *[3][]byte) error {
+	tot := s.byOp[o.Op]
+	if tot == nil {
+		tot = &OpTotal{Op: o.Op}
+		s.byOp[o.Op] = tot
+	}
+	tot.Ops += o.Ops
+	tot.Bytes += o.Bytes
+	tot.Dropped += o.Dropped
+	var errs int64
+	for c, n := range o.Errors {
+		if tot.Errors == nil {
+			tot.Errors = map[string]int64{}
+		}
+		tot.Errors[c] += n
+		errs += n
+	}
+	tot.OK += o.Ops - errs
+	kinds := 3
+	if s.latencyOnly {
+		kinds = 1
+	}
+	if s.noHists {
+		kinds = 0
+	}
+	for k := range kinds {
+		if err := addHist(&tot.acc[k], o, k, hists, &s.codec, &s.sparse); err != nil {
+			return fmt.Errorf("second %d, op %s: %w", t, o.Op, err)
+		}
+	}
+	ok, bytes := inWindow(t, *o, s.lo, s.hi)
+	tot.WindowOps += ok
+	tot.WindowBytes += bytes
+	return nil
+}
+
+// latency is op's latency being summed, made when it is the first.
+func (s *summarizer) latency(op string) *pagedHist {
+	tot := s.byOp[op]
+	if tot == nil {
+		tot = &OpTotal{Op: op}
+		s.byOp[op] = tot
+	}
+	if tot.acc[0] == nil {
+		tot.acc[0] = &pagedHist{}
+	}
+	return tot.acc[0]
+}
+
+// merge adds what o summed (records of the same stream) to s.
+func (s *summarizer) merge(o *summarizer) error {
+	for op, t := range o.byOp {
+		tot := s.byOp[op]
+		if tot == nil {
+			s.byOp[op] = t
+			continue
+		}
+		tot.Ops, tot.OK, tot.Bytes, tot.Dropped = tot.Ops+t.Ops, tot.OK+t.OK, tot.Bytes+t.Bytes, tot.Dropped+t.Dropped
+		tot.WindowOps, tot.WindowBytes = tot.WindowOps+t.WindowOps, tot.WindowBytes+t.WindowBytes
+		for c, n := range t.Errors {
+			if tot.Errors == nil {
+				tot.Errors = map[string]int64{}
+			}
+			tot.Errors[c] += n
+		}
+		for k := range tot.acc {
+			if err := tot.acc[k].merge(t.acc[k]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (s *summarizer) totals(w Window) []OpTotal {
+	out := make([]OpTotal, 0, len(s.byOp))
+	for _, t := range s.byOp {
 		t.finish(w.Duration())
 		out = append(out, *t)
 	}
 	sort.Slice(out, func(i, j int) bool { return opOrder(out[i].Op) < opOrder(out[j].Op) })
-	return out, nil
+	return out
+}
+
+// addHist adds o's histogram k (latency, TTFB, response) to *acc, made
+// when it is the first: from hists[k] when the record came packed, else
+// from o's string (packed, or V2 text).
+func addHist(acc **pagedHist, o *OpSecond, k int, hists *[3][]byte, c *histCodec, sp *sparseHist) error {
+	if hists != nil {
+		if hists[k] == nil {
+			return nil
+		}
+		if *acc == nil {
+			*acc = &pagedHist{}
+		}
+		return addPackedPaged(*acc, hists[k])
+	}
+	enc := [3]string{o.Latency, o.TTFB, o.Response}[k]
+	if enc == "" {
+		return nil
+	}
+	if *acc == nil {
+		*acc = &pagedHist{}
+	}
+	if isPacked(enc) {
+		return addPackedPaged(*acc, []byte(enc[len(packedTag):]))
+	}
+	if err := c.decode(enc, sp); err != nil {
+		return histError(err)
+	}
+	return (*acc).addSparse(sp)
 }
 
 // inWindow is how many of o's successful ops, and their bytes, ended in
@@ -107,44 +223,23 @@ func opOrder(name string) int {
 	return 1 << 10
 }
 
-func (t *OpTotal) add(o OpSecond, c *histCodec) error {
-	t.Ops += o.Ops
-	t.Bytes += o.Bytes
-	t.Dropped += o.Dropped
-	var errs int64
-	for c, n := range o.Errors {
-		if t.Errors == nil {
-			t.Errors = map[string]int64{}
-		}
-		t.Errors[c] += n
-		errs += n
-	}
-	t.OK += o.Ops - errs
-	if err := c.addEncoded(&t.mergedLat, o.Latency); err != nil {
-		return err
-	}
-	if err := c.addEncoded(&t.ttf, o.TTFB); err != nil {
-		return err
-	}
-	return c.addEncoded(&t.rsp, o.Response)
-}
-
 func (t *OpTotal) finish(window float64) {
 	if window > 0 {
 		t.OpsPerSec = t.WindowOps / window
 		t.BytesPerSec = t.WindowBytes / window
 	}
-	t.Latency = percentiles(t.mergedLat)
-	if t.ttf != nil {
-		p := percentiles(t.ttf)
+	lat := t.acc[0].histogram()
+	t.Latency = percentiles(lat)
+	if t.acc[1] != nil {
+		p := percentiles(t.acc[1].histogram())
 		t.TTFB = &p
 	}
-	if t.rsp != nil {
-		p := percentiles(t.rsp)
+	if t.acc[2] != nil {
+		p := percentiles(t.acc[2].histogram())
 		t.Response = &p
 	}
-	t.LatencyHist = EncodeHistogram(t.mergedLat)
-	t.mergedLat, t.ttf, t.rsp = nil, nil, nil
+	t.LatencyHist = EncodeHistogram(lat)
+	t.acc = [3]*pagedHist{}
 }
 
 // PercentilesOf summarizes a latency histogram (microseconds).

@@ -46,12 +46,13 @@ result "partial k/N"; report, compare and the HTML page show it, and
 --require-all makes it an error. The merged file is an ordinary result file:
 report, compare, report --html and merge itself read it.
 
-Merging holds every worker's per-second records at once: about 1.3x the
-files' size. --memory-limit is a soft limit for the Go runtime (the
-garbage collector works harder near it, and a merge that needs more still
-runs): 100 workers of a one-hour GET step (562 MB of files) merge within
-1,020 MiB of RSS under the default 1 GiB, 1,259 MiB without it, for the
-same CPU (56 s on this project's 2-core machine: bench/merge.sh).`,
+Result files of version 5 keep their per-second records packed until the
+merge reads them, every file side by side in the order of the merged
+seconds: memory holds the files' packed records and a few merged seconds
+being summed, not every file's records unpacked. Older files are read
+whole. --memory-limit is a soft limit for the Go runtime (the garbage
+collector works harder near it; a merge that needs more still runs).
+bench/merge.sh measures a 100-worker hour.`,
 		Example: `  objbench merge objbench-results/RUN-ID/ -o merged.json
   objbench merge s3://results/runs/RUN-ID/ --endpoint-url http://10.0.0.5:9000 -o merged.json
   objbench merge worker-0.json worker-1.json worker-2.json --require-all`,
@@ -79,22 +80,23 @@ func runMerge(ctx context.Context, env Env, o *mergeOptions, args []string) erro
 	if limit > 0 {
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(limit))
 	}
-	runs, names, err := readResults(ctx, env, o, args)
+	srcs, err := resultSources(ctx, env, o, args)
 	if err != nil {
 		return err
 	}
-	merged, err := result.Merge(runs, names)
+	merged, err := result.MergeSources(ctx, srcs, runtime.GOMAXPROCS(0))
 	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		return inputError{err}
 	}
 	out := o.out
 	if out == "" {
 		out = filepath.Join("objbench-results", merged.RunID+"-merged.json")
 	}
-	if err := result.Write(out, merged); err != nil {
-		return fmt.Errorf("write %s: %w", out, err)
-	}
 	bo := &benchOptions{csv: o.csv, html: o.html, quiet: o.quiet}
+	// finish writes the merged file.
 	if err := finish(env, bo, merged, out, nil, notes(env, o.quiet)); err != nil {
 		return err
 	}
@@ -104,21 +106,21 @@ func runMerge(ctx context.Context, env Env, o *mergeOptions, args []string) erro
 	return nil
 }
 
-// readResults decodes every input, in parallel: directories are walked for
-// .json files, s3://BUCKET/PREFIX/ is listed through the target flags'
-// endpoint and credentials.
-func readResults(ctx context.Context, env Env, o *mergeOptions, args []string) ([]*result.Run, []string, error) {
+// resultSources are the inputs: directories are walked for .json files,
+// s3://BUCKET/PREFIX/ is listed (and its objects downloaded) through the
+// target flags' endpoint and credentials.
+func resultSources(ctx context.Context, env Env, o *mergeOptions, args []string) ([]result.Source, error) {
 	var srcs []bucketObject
 	for _, a := range args {
 		switch st, err := os.Stat(a); {
 		case strings.HasPrefix(a, "s3://"):
 			objs, err := bucketResults(ctx, env, o, a)
 			if err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 			srcs = append(srcs, objs...)
 		case err != nil:
-			return nil, nil, inputf("%v", err)
+			return nil, inputf("%v", err)
 		case st.IsDir():
 			var files []string
 			_ = filepath.WalkDir(a, func(p string, d os.DirEntry, err error) error {
@@ -128,7 +130,7 @@ func readResults(ctx context.Context, env Env, o *mergeOptions, args []string) (
 				return nil
 			})
 			if len(files) == 0 {
-				return nil, nil, inputf("%s holds no .json result files", a)
+				return nil, inputf("%s holds no .json result files", a)
 			}
 			sort.Strings(files)
 			for _, f := range files {
@@ -138,26 +140,11 @@ func readResults(ctx context.Context, env Env, o *mergeOptions, args []string) (
 			srcs = append(srcs, bucketObject{a, func() ([]byte, error) { return os.ReadFile(a) }})
 		}
 	}
-	runs := make([]*result.Run, len(srcs))
-	var g errgroup.Group
-	g.SetLimit(runtime.GOMAXPROCS(0))
+	out := make([]result.Source, len(srcs))
 	for i, s := range srcs {
-		g.Go(func() error {
-			b, err := s.read()
-			if err == nil {
-				runs[i], err = result.Decode(bytes.NewReader(b))
-			}
-			if err != nil {
-				return inputf("%s: %v", s.name, err)
-			}
-			return nil
-		})
+		out[i] = result.Source{Name: s.name, Read: s.read}
 	}
-	names := make([]string, len(srcs))
-	for i, s := range srcs {
-		names[i] = s.name
-	}
-	return runs, names, g.Wait()
+	return out, nil
 }
 
 type bucketObject struct {

@@ -1,0 +1,145 @@
+package result
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// A version-5 file holds each stream's packed seconds as one base64
+// string (steps[].streams[].seconds_packed) of megabytes. encoding/json
+// scans a string byte by byte (about 100 MB/s here), so Decode cuts
+// these strings out first, leaving "#k" (the k-th string) in their place,
+// and Encode writes them around the document it marshalled with "#k"
+// placeholders. Finding them needs no JSON parser of its own: a walk
+// that tracks only nesting and keys, jumping over strings with
+// bytes.IndexByte. It does not validate (encoding/json reads what is
+// left); a seconds_packed it misses (a key spelled with escapes) holds
+// its base64 itself, which Decode reads as well.
+
+// packedKey is the JSON key of a stream's packed seconds.
+const packedKey = "seconds_packed"
+
+type jsonLevel struct {
+	obj bool
+	key []byte
+}
+
+// packedSpans are where the string values at steps[].streams[].seconds_packed
+// lie in doc, quotes included, in document order.
+func packedSpans(doc []byte) [][2]int {
+	if !bytes.Contains(doc, []byte(`"`+packedKey+`"`)) {
+		return nil
+	}
+	var spans [][2]int
+	var stack []jsonLevel
+	expectKey := false
+	for i := 0; i < len(doc); {
+		switch doc[i] {
+		case '{', '[':
+			stack = append(stack, jsonLevel{obj: doc[i] == '{'})
+			expectKey = doc[i] == '{'
+		case '}', ']':
+			if len(stack) <= 1 {
+				return spans // the end of the document's value
+			}
+			stack = stack[:len(stack)-1]
+			expectKey = false
+		case ',':
+			expectKey = len(stack) > 0 && stack[len(stack)-1].obj
+		case ':':
+			expectKey = false
+		case '"':
+			end := stringEnd(doc, i)
+			if end < 0 {
+				return spans
+			}
+			switch {
+			case expectKey && len(stack) > 0:
+				stack[len(stack)-1].key = doc[i+1 : end-1]
+				expectKey = false
+			case atPackedPath(stack):
+				spans = append(spans, [2]int{i, end})
+			}
+			i = end
+			continue
+		}
+		i++
+	}
+	return spans
+}
+
+// stringEnd is the index past the closing quote of the string that
+// opens at doc[i], -1 if it does not close.
+func stringEnd(doc []byte, i int) int {
+	for j := i + 1; ; {
+		k := bytes.IndexByte(doc[j:], '"')
+		if k < 0 {
+			return -1
+		}
+		j += k
+		slashes := 0
+		for doc[j-1-slashes] == '\\' {
+			slashes++
+		}
+		if slashes%2 == 0 {
+			return j + 1
+		}
+		j++
+	}
+}
+
+func atPackedPath(s []jsonLevel) bool {
+	return len(s) == 5 && s[0].obj && string(s[0].key) == "steps" && !s[1].obj && s[2].obj &&
+		string(s[2].key) == "streams" && !s[3].obj && s[4].obj && string(s[4].key) == packedKey
+}
+
+// cutPacked is doc with each packed string replaced by "#k", and the
+// strings' base64 text (views into doc).
+func cutPacked(doc []byte) ([]byte, [][]byte) {
+	spans := packedSpans(doc)
+	if len(spans) == 0 {
+		return doc, nil
+	}
+	meta := make([]byte, 0, len(doc)-totalLen(spans)+8*len(spans))
+	texts := make([][]byte, len(spans))
+	last := 0
+	for k, sp := range spans {
+		meta = append(meta, doc[last:sp[0]]...)
+		meta = append(meta, `"#`...)
+		meta = strconv.AppendInt(meta, int64(k), 10)
+		meta = append(meta, '"')
+		texts[k] = doc[sp[0]+1 : sp[1]-1]
+		last = sp[1]
+	}
+	return append(meta, doc[last:]...), texts
+}
+
+func totalLen(spans [][2]int) int {
+	n := 0
+	for _, sp := range spans {
+		n += sp[1] - sp[0]
+	}
+	return n
+}
+
+// packedBlob is the packed seconds a stream's seconds_packed field
+// refers to: "#k", the k-th cut string, or base64 text itself.
+func packedBlob(field string, texts [][]byte) ([]byte, error) {
+	text := []byte(field)
+	if ref, ok := strings.CutPrefix(field, "#"); ok {
+		k, err := strconv.Atoi(ref)
+		if err != nil || k < 0 || k >= len(texts) {
+			return nil, fmt.Errorf("%w: %s refers to nothing", errPackedSeconds, packedKey)
+		}
+		text = texts[k]
+	}
+	blob := make([]byte, base64.StdEncoding.DecodedLen(len(text)))
+	n, err := base64.StdEncoding.Decode(blob, text)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errPackedSeconds, err)
+	}
+	return blob[:n], nil
+}

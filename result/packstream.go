@@ -1,0 +1,274 @@
+package result
+
+import (
+	"cmp"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/klauspost/compress/zstd"
+	"golang.org/x/sync/errgroup"
+)
+
+// A stream's packed seconds (result version 5, Stream.Packed): a header
+// of version byte 1, two name tables (the ops, then the error classes: a
+// count, then each as its length and bytes) and the last second's T
+// (ZigZag), then frames, each the T of its first second (ZigZag), a
+// varint of its raw length, a varint of its compressed length and a zstd
+// frame (compressed length 0: the raw bytes stored as they are). A frame
+// holds whole seconds, in T order; frames are independent, so a reader
+// holds one at a time and a merge finds where any second lies. A frame's
+// raw bytes are its seconds, each
+//
+//	varint T (ZigZag), varint number of op records, then each op record:
+//	varint op (index into the op table), varint flags (packFlag*),
+//	ZigZag ops and bytes, then as its flags say:
+//	errors: a count, then each class (table index) and its ZigZag count;
+//	dropped (ZigZag); ticks: the ok counts, then the byte counts, each a
+//	count of ZigZag values; then the latency, TTFB and response
+//	histograms, each a length and its packed payload (packedhist.go).
+//
+// Varints are encoding/binary's. The packing is lossless: a file read
+// back holds the seconds it was written from.
+const (
+	packVersion = 1
+	// A frame is cut after the second that brings it past frameTarget
+	// raw bytes; none may exceed frameMax (what a reader allocates for
+	// hostile input is bounded by it).
+	frameTarget = 256 << 10
+	frameMax    = 16 << 20
+	maxNames    = 1 << 12
+	// maxRatio bounds a frame's raw length by its compressed length.
+	// Seconds of real latencies compress 2-3 times; seconds that repeat
+	// exactly, up to 100 times.
+	maxRatio = 64
+	// maxT bounds a second's T (388 days), so that no merge or timeline
+	// lays out seconds without end.
+	maxT = 1 << 25
+)
+
+const (
+	packFlagErrors = 1 << iota
+	packFlagDropped
+	packFlagTicks
+	packFlagLatency
+	packFlagTTFB
+	packFlagResponse
+	packFlagAll = 1<<iota - 1
+)
+
+var errPackedSeconds = errors.New("corrupt packed seconds")
+
+// packer packs seconds; one per goroutine (it reuses its buffers).
+type packer struct {
+	zw     [2]*zstd.Encoder
+	raw    []byte
+	hist   []byte
+	codec  histCodec
+	sparse sparseHist
+}
+
+// encoder is the packer's w-th zstd encoder (0 or 1).
+func (p *packer) encoder(w int) *zstd.Encoder {
+	if p.zw[w] == nil {
+		// Options that cannot fail; the fastest level compresses these
+		// varints as well as the default.
+		p.zw[w], _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1),
+			zstd.WithEncoderCRC(true))
+	}
+	return p.zw[w]
+}
+
+// close releases the encoders.
+func (p *packer) close() {
+	for _, zw := range p.zw {
+		if zw != nil {
+			_ = zw.Close()
+		}
+	}
+}
+
+// pack is secs in the packed form.
+func (p *packer) pack(secs []Second) ([]byte, error) {
+	ops, classes := map[string]uint64{}, map[string]uint64{}
+	var opNames, classNames []string
+	for _, s := range secs {
+		for _, o := range s.Ops {
+			if _, ok := ops[o.Op]; !ok {
+				ops[o.Op] = uint64(len(opNames))
+				opNames = append(opNames, o.Op)
+			}
+			for c := range o.Errors {
+				if _, ok := classes[c]; !ok {
+					classes[c] = uint64(len(classNames))
+					classNames = append(classNames, c)
+				}
+			}
+		}
+	}
+	if len(opNames) > maxNames || len(classNames) > maxNames {
+		return nil, fmt.Errorf("pack seconds: %d ops, %d error classes (at most %d)", len(opNames), len(classNames), maxNames)
+	}
+	secs = sortedSeconds(secs)
+	out := []byte{packVersion}
+	out = appendNames(out, opNames)
+	out = appendNames(out, classNames)
+	out = binary.AppendVarint(out, secs[len(secs)-1].T)
+	// The raw seconds, cut into frames (each the T of its first second
+	// and where it ends in raw), then compressed side by side.
+	p.raw = p.raw[:0]
+	type cut struct {
+		first    int64
+		from, to int
+	}
+	var cuts []cut
+	start := 0
+	for _, s := range secs {
+		mark := len(p.raw)
+		if mark == start {
+			cuts = append(cuts, cut{first: s.T, from: start})
+		}
+		var err error
+		if p.raw, err = p.appendSecond(p.raw, s, ops, classes); err != nil {
+			return nil, err
+		}
+		if len(p.raw)-mark > frameMax {
+			return nil, fmt.Errorf("pack seconds: second %d holds %d bytes (at most %d)", s.T, len(p.raw)-mark, frameMax)
+		}
+		if len(p.raw)-start > frameMax { // this second would overflow the frame: it opens the next
+			cuts[len(cuts)-1].to, start = mark, mark
+			cuts = append(cuts, cut{first: s.T, from: mark})
+		}
+		if len(p.raw)-start >= frameTarget {
+			cuts[len(cuts)-1].to, start = len(p.raw), len(p.raw)
+		}
+	}
+	if len(cuts) > 0 && cuts[len(cuts)-1].to == 0 {
+		cuts[len(cuts)-1].to = len(p.raw)
+	}
+	zs := make([][]byte, len(cuts))
+	var g errgroup.Group
+	for w := range min(2, len(cuts)) { // merged files are big; a worker's takes 30 ms
+		g.Go(func() error {
+			enc := p.encoder(w)
+			for i := w; i < len(cuts); i += 2 {
+				zs[i] = enc.EncodeAll(p.raw[cuts[i].from:cuts[i].to], nil)
+			}
+			return nil
+		})
+	}
+	_ = g.Wait() // nothing fails
+	for i, c := range cuts {
+		out = appendFrame(out, c.first, p.raw[c.from:c.to], zs[i])
+	}
+	return out, nil
+}
+
+// sortedSeconds is secs in T order (a copy when they were not): a file
+// written before version 5, or by hand, may hold them in any order.
+func sortedSeconds(secs []Second) []Second {
+	if slices.IsSortedFunc(secs, func(a, b Second) int { return cmp.Compare(a.T, b.T) }) {
+		return secs
+	}
+	secs = slices.Clone(secs)
+	slices.SortStableFunc(secs, func(a, b Second) int { return cmp.Compare(a.T, b.T) })
+	return secs
+}
+
+// appendFrame appends a frame of raw, z its compression, or raw stored
+// as it is (compressed length 0) when it compresses more than maxRatio: a
+// reader refuses frames that claim to, so that what a hostile file makes
+// it allocate is bounded by the file's size.
+func appendFrame(out []byte, first int64, raw, z []byte) []byte {
+	out = binary.AppendVarint(out, first)
+	out = binary.AppendUvarint(out, uint64(len(raw)))
+	if len(raw) > maxRatio*len(z) {
+		out = binary.AppendUvarint(out, 0)
+		return append(out, raw...)
+	}
+	out = binary.AppendUvarint(out, uint64(len(z)))
+	return append(out, z...)
+}
+
+func appendNames(b []byte, names []string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(names)))
+	for _, n := range names {
+		b = binary.AppendUvarint(b, uint64(len(n)))
+		b = append(b, n...)
+	}
+	return b
+}
+
+func (p *packer) appendSecond(b []byte, s Second, ops, classes map[string]uint64) ([]byte, error) {
+	b = binary.AppendVarint(b, s.T)
+	b = binary.AppendUvarint(b, uint64(len(s.Ops)))
+	for _, o := range s.Ops {
+		var flags uint64
+		if len(o.Errors) > 0 {
+			flags |= packFlagErrors
+		}
+		if o.Dropped != 0 {
+			flags |= packFlagDropped
+		}
+		if o.Ticks != nil {
+			flags |= packFlagTicks
+		}
+		for k, h := range [3]string{o.Latency, o.TTFB, o.Response} {
+			if h != "" {
+				flags |= packFlagLatency << k
+			}
+		}
+		b = binary.AppendUvarint(b, ops[o.Op])
+		b = binary.AppendUvarint(b, flags)
+		b = binary.AppendVarint(b, o.Ops)
+		b = binary.AppendVarint(b, o.Bytes)
+		if flags&packFlagErrors != 0 {
+			b = binary.AppendUvarint(b, uint64(len(o.Errors)))
+			for c, n := range o.Errors {
+				b = binary.AppendUvarint(b, classes[c])
+				b = binary.AppendVarint(b, n)
+			}
+		}
+		if flags&packFlagDropped != 0 {
+			b = binary.AppendVarint(b, o.Dropped)
+		}
+		if flags&packFlagTicks != 0 {
+			b = appendInts(b, o.Ticks.OK)
+			b = appendInts(b, o.Ticks.Bytes)
+		}
+		for _, h := range [3]string{o.Latency, o.TTFB, o.Response} {
+			if h == "" {
+				continue
+			}
+			var err error
+			if b, err = p.appendHist(b, h); err != nil {
+				return nil, fmt.Errorf("second %d, op %s: %w", s.T, o.Op, err)
+			}
+		}
+	}
+	return b, nil
+}
+
+// appendHist appends the histogram h (packed, or V2 text from an older
+// file) as a length and its packed payload.
+func (p *packer) appendHist(b []byte, h string) ([]byte, error) {
+	if isPacked(h) {
+		b = binary.AppendUvarint(b, uint64(len(h)-len(packedTag)))
+		return append(b, h[len(packedTag):]...), nil
+	}
+	if err := p.codec.decode(h, &p.sparse); err != nil {
+		return nil, histError(err)
+	}
+	p.hist = appendPackedSparse(p.hist[:0], &p.sparse)
+	b = binary.AppendUvarint(b, uint64(len(p.hist)))
+	return append(b, p.hist...), nil
+}
+
+func appendInts(b []byte, v []int64) []byte {
+	b = binary.AppendUvarint(b, uint64(len(v)))
+	for _, x := range v {
+		b = binary.AppendVarint(b, x)
+	}
+	return b
+}

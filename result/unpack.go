@@ -1,0 +1,264 @@
+package result
+
+import (
+	"encoding/binary"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// packedSeconds reads a stream's packed seconds (packstream.go) frame by
+// frame; what it is given is untrusted: a corrupt or hostile blob is an
+// error, and what it allocates is bounded by frameMax and the blob's size.
+type packedSeconds struct {
+	ops, classes []string
+	last         int64 // the last second's T
+	frames       []frameRef
+	next         int // the frame nextFrame decodes
+}
+
+// frameRef is one frame: the T of its first second, its raw length and
+// its bytes (compressed, or stored when z is false).
+type frameRef struct {
+	first  int64
+	rawLen int
+	data   []byte
+	z      bool
+}
+
+func openPacked(blob []byte) (*packedSeconds, error) {
+	if len(blob) == 0 || blob[0] != packVersion {
+		return nil, fmt.Errorf("%w: unknown version", errPackedSeconds)
+	}
+	c := cursor{b: blob, i: 1}
+	ps := &packedSeconds{ops: c.names(), classes: c.names(), last: c.varint()}
+	if c.bad {
+		return nil, fmt.Errorf("%w: header", errPackedSeconds)
+	}
+	for c.i < len(c.b) {
+		first, rawLen, zLen := c.varint(), c.uvarint(), c.uvarint()
+		size := zLen
+		if zLen == 0 {
+			size = rawLen
+		}
+		if c.bad || rawLen == 0 || rawLen > frameMax || rawLen > maxRatio*zLen && zLen != 0 || size > uint64(len(c.b)-c.i) ||
+			len(ps.frames) > 0 && first < ps.frames[len(ps.frames)-1].first {
+			return nil, fmt.Errorf("%w: frame header", errPackedSeconds)
+		}
+		ps.frames = append(ps.frames, frameRef{first: first, rawLen: int(rawLen), data: c.b[c.i : c.i+int(size)], z: zLen != 0})
+		c.i += int(size)
+	}
+	return ps, nil
+}
+
+// newDecoder is a zstd decoder for packed frames: one goroutine's, it
+// starts none of its own.
+func newDecoder() *zstd.Decoder {
+	d, _ := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecodeAllCapLimit(true),
+		zstd.WithDecoderMaxMemory(frameMax)) // options that cannot fail
+	return d
+}
+
+// nextFrame decodes the next frame into buf (reused); nil at the end.
+func (ps *packedSeconds) nextFrame(dec *zstd.Decoder, buf []byte) ([]byte, error) {
+	if ps.next >= len(ps.frames) {
+		return nil, nil
+	}
+	f := ps.frames[ps.next]
+	ps.next++
+	if !f.z {
+		return append(buf[:0], f.data...), nil
+	}
+	if cap(buf) < f.rawLen {
+		buf = make([]byte, 0, f.rawLen)
+	}
+	raw, err := dec.DecodeAll(f.data, buf[:0:f.rawLen])
+	if err != nil || len(raw) != f.rawLen {
+		return nil, fmt.Errorf("%w: frame: %v", errPackedSeconds, err)
+	}
+	return raw, nil
+}
+
+// opRecord is one op's record of one second as a frame holds it. hist
+// are views into the frame; Errors and Ticks are the reader's, reused by
+// the next record; the histogram strings are empty.
+type opRecord struct {
+	T int64
+	OpSecond
+	hist  [3][]byte
+	errs  map[string]int64
+	ticks Ticks
+}
+
+// eachRecord calls fn with every op record of a frame's raw bytes, and
+// second (when not nil) as each second begins.
+func (ps *packedSeconds) eachRecord(raw []byte, rec *opRecord, second func(t int64), fn func(*opRecord) error) error {
+	c := cursor{b: raw}
+	for c.i < len(c.b) && !c.bad {
+		rec.T = c.varint()
+		n := c.uvarint()
+		if rec.T > maxT || rec.T < -maxT || n > uint64(len(ps.ops)) { // each op once a second
+			return fmt.Errorf("%w: second %d of %d ops", errPackedSeconds, rec.T, n)
+		}
+		if second != nil && !c.bad {
+			second(rec.T)
+		}
+		for ; n > 0 && !c.bad; n-- {
+			if err := ps.readOp(&c, rec); err != nil {
+				return err
+			}
+			if err := fn(rec); err != nil {
+				return err
+			}
+		}
+	}
+	if c.bad {
+		return fmt.Errorf("%w: record", errPackedSeconds)
+	}
+	return nil
+}
+
+func (ps *packedSeconds) readOp(c *cursor, rec *opRecord) error {
+	op, flags := c.uvarint(), c.uvarint()
+	if c.bad || op >= uint64(len(ps.ops)) || flags&^packFlagAll != 0 {
+		return fmt.Errorf("%w: op record", errPackedSeconds)
+	}
+	rec.OpSecond = OpSecond{Op: ps.ops[op], Ops: c.varint(), Bytes: c.varint()}
+	if flags&packFlagErrors != 0 {
+		if rec.errs == nil {
+			rec.errs = map[string]int64{}
+		}
+		clear(rec.errs)
+		for n := c.uvarint(); n > 0 && !c.bad; n-- {
+			k := c.uvarint()
+			if k >= uint64(len(ps.classes)) {
+				return fmt.Errorf("%w: error class", errPackedSeconds)
+			}
+			rec.errs[ps.classes[k]] += c.varint()
+		}
+		rec.Errors = rec.errs
+	}
+	if flags&packFlagDropped != 0 {
+		rec.Dropped = c.varint()
+	}
+	if flags&packFlagTicks != 0 {
+		rec.ticks.OK = c.ints(rec.ticks.OK[:0])
+		rec.ticks.Bytes = c.ints(rec.ticks.Bytes[:0])
+		rec.Ticks = &rec.ticks
+	}
+	for k := range rec.hist {
+		rec.hist[k] = nil
+		if flags&(packFlagLatency<<k) != 0 {
+			rec.hist[k] = c.bytes()
+		}
+	}
+	if c.bad {
+		return fmt.Errorf("%w: op record", errPackedSeconds)
+	}
+	return nil
+}
+
+// unpack is the seconds of a packed blob, as a file written before
+// version 5 would have held them (histograms in the packed form).
+func unpack(blob []byte, dec *zstd.Decoder) ([]Second, error) {
+	ps, err := openPacked(blob)
+	if err != nil {
+		return nil, err
+	}
+	var secs []Second
+	var rec opRecord
+	var buf []byte
+	for {
+		raw, err := ps.nextFrame(dec, buf)
+		if err != nil || raw == nil {
+			return secs, err
+		}
+		buf = raw
+		err = ps.eachRecord(raw, &rec, func(t int64) { secs = append(secs, Second{T: t}) }, func(r *opRecord) error {
+			o := r.OpSecond
+			o.Errors = nil
+			if len(r.Errors) > 0 {
+				o.Errors = maps.Clone(r.Errors)
+			}
+			if o.Ticks != nil {
+				o.Ticks = &Ticks{OK: slices.Clone(r.ticks.OK), Bytes: slices.Clone(r.ticks.Bytes)}
+			}
+			for k, dst := range [3]*string{&o.Latency, &o.TTFB, &o.Response} {
+				if r.hist[k] != nil {
+					*dst = packedTag + string(r.hist[k])
+				}
+			}
+			s := &secs[len(secs)-1]
+			s.Ops = append(s.Ops, o)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// cursor reads varints from b; bad says one ran past the end or was
+// malformed (what follows reads zeros).
+type cursor struct {
+	b   []byte
+	i   int
+	bad bool
+}
+
+func (c *cursor) uvarint() uint64 {
+	if c.bad {
+		return 0
+	}
+	v, n := binary.Uvarint(c.b[c.i:])
+	if n <= 0 {
+		c.bad = true
+		return 0
+	}
+	c.i += n
+	return v
+}
+
+func (c *cursor) varint() int64 {
+	u := c.uvarint()
+	return int64(u>>1) ^ -int64(u&1)
+}
+
+// bytes is a length and that many bytes (a view into b).
+func (c *cursor) bytes() []byte {
+	n := c.uvarint()
+	if c.bad || n > uint64(len(c.b)-c.i) {
+		c.bad = true
+		return nil
+	}
+	b := c.b[c.i : c.i+int(n) : c.i+int(n)]
+	c.i += int(n)
+	return b
+}
+
+// ints is a count and that many ZigZag varints appended to dst; a count
+// beyond what the bytes left could hold is corrupt.
+func (c *cursor) ints(dst []int64) []int64 {
+	n := c.uvarint()
+	if n > uint64(len(c.b)-c.i) {
+		c.bad = true
+	}
+	for ; n > 0 && !c.bad; n-- {
+		dst = append(dst, c.varint())
+	}
+	return dst
+}
+
+func (c *cursor) names() []string {
+	n := c.uvarint()
+	if n > maxNames {
+		c.bad = true
+	}
+	var out []string
+	for ; n > 0 && !c.bad; n-- {
+		out = append(out, string(c.bytes()))
+	}
+	return out
+}
