@@ -121,19 +121,30 @@ func receive() {
 
 func sendfile(rc syscall.RawConn, fd int) error {
 	var off int64
+	return sendAll(rc, func(s int) (bool, error) {
+		_, err := unix.Sendfile(s, fd, &off, block-int(off))
+		return off >= block, err
+	})
+}
+
+// sendAll calls send on the socket's descriptor until it says it is done,
+// waiting in the netpoller whenever the socket is full (EAGAIN) and
+// retrying an interrupted call.
+func sendAll(rc syscall.RawConn, send func(s int) (done bool, err error)) error {
 	var serr error
 	err := rc.Write(func(s uintptr) bool {
-		for off < block {
-			_, err := unix.Sendfile(int(s), fd, &off, block-int(off))
-			if err == unix.EAGAIN {
+		for {
+			done, err := send(int(s))
+			switch {
+			case err == unix.EAGAIN:
 				return false
-			}
-			if err != nil && err != unix.EINTR {
+			case err != nil && err != unix.EINTR:
 				serr = err
+				return true
+			case done:
 				return true
 			}
 		}
-		return true
 	})
 	if serr != nil {
 		return serr
@@ -161,26 +172,13 @@ func vmsplice(rc syscall.RawConn, data []byte) error {
 		if err != nil {
 			return err
 		}
-		var serr error
-		err = rc.Write(func(s uintptr) bool {
-			for n > 0 {
-				m, err := unix.Splice(p[0], nil, int(s), nil, n, unix.SPLICE_F_MOVE|unix.SPLICE_F_NONBLOCK)
-				if m > 0 {
-					n -= int(m)
-				}
-				if err == unix.EAGAIN {
-					return false
-				}
-				if err != nil && err != unix.EINTR {
-					serr = err
-					return true
-				}
+		err = sendAll(rc, func(s int) (bool, error) {
+			m, err := unix.Splice(p[0], nil, s, nil, n, unix.SPLICE_F_MOVE|unix.SPLICE_F_NONBLOCK)
+			if m > 0 {
+				n -= int(m)
 			}
-			return true
+			return n <= 0, err
 		})
-		if serr != nil {
-			return serr
-		}
 		if err != nil {
 			return err
 		}
