@@ -227,15 +227,8 @@ func newOpRun(s *result.Stream, t result.OpTotal) *OpRun {
 // addRepetition adds another repetition of the step to r: counts add,
 // rates are the windows' ops over the windows' seconds, latencies merge.
 func (r *OpRun) addRepetition(o *OpRun) {
-	t, u := &r.Total, o.Total
-	t.Ops, t.OK, t.Bytes, t.Dropped = t.Ops+u.Ops, t.OK+u.OK, t.Bytes+u.Bytes, t.Dropped+u.Dropped
-	t.WindowOps, t.WindowBytes = t.WindowOps+u.WindowOps, t.WindowBytes+u.WindowBytes
-	for c, n := range u.Errors {
-		if t.Errors == nil {
-			t.Errors = map[string]int64{}
-		}
-		t.Errors[c] += n
-	}
+	t := &r.Total
+	t.AddCounts(&o.Total)
 	r.window += o.window
 	if r.window > 0 {
 		t.OpsPerSec, t.BytesPerSec = t.WindowOps/r.window, t.WindowBytes/r.window

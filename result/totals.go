@@ -117,6 +117,20 @@ func (s *summarizer) add(t int64, o *OpSecond, hists *[3][]byte) error {
 	return nil
 }
 
+// AddCounts adds u's counts to t: ops, successes, bytes, drops, the
+// window's ops and bytes, errors by class. Rates, percentiles and
+// histograms are not counts: the caller recomputes or merges them.
+func (t *OpTotal) AddCounts(u *OpTotal) {
+	t.Ops, t.OK, t.Bytes, t.Dropped = t.Ops+u.Ops, t.OK+u.OK, t.Bytes+u.Bytes, t.Dropped+u.Dropped
+	t.WindowOps, t.WindowBytes = t.WindowOps+u.WindowOps, t.WindowBytes+u.WindowBytes
+	for c, n := range u.Errors {
+		if t.Errors == nil {
+			t.Errors = map[string]int64{}
+		}
+		t.Errors[c] += n
+	}
+}
+
 // latency is op's latency being summed, made when it is the first.
 func (s *summarizer) latency(op string) *pagedHist {
 	tot := s.byOp[op]
@@ -138,14 +152,7 @@ func (s *summarizer) merge(o *summarizer) error {
 			s.byOp[op] = t
 			continue
 		}
-		tot.Ops, tot.OK, tot.Bytes, tot.Dropped = tot.Ops+t.Ops, tot.OK+t.OK, tot.Bytes+t.Bytes, tot.Dropped+t.Dropped
-		tot.WindowOps, tot.WindowBytes = tot.WindowOps+t.WindowOps, tot.WindowBytes+t.WindowBytes
-		for c, n := range t.Errors {
-			if tot.Errors == nil {
-				tot.Errors = map[string]int64{}
-			}
-			tot.Errors[c] += n
-		}
+		tot.AddCounts(t)
 		for k := range tot.acc {
 			if err := tot.acc[k].merge(t.acc[k]); err != nil {
 				return err
