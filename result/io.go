@@ -102,6 +102,30 @@ func Decode(rd io.Reader) (*Run, error) {
 	return DecodeBytes(b)
 }
 
+// eachPacked calls fn with every stream of r whose seconds a version-5
+// document packed, and the packed bytes (texts: the strings cut out of the
+// document); the stream's Packed is then cleared. An error names the step
+// and stream.
+func eachPacked(r *Run, texts [][]byte, fn func(step, stream int, s *Stream, blob []byte) error) error {
+	for k := range r.Steps {
+		for j := range r.Steps[k].Streams {
+			s := &r.Steps[k].Streams[j]
+			if s.Packed == "" {
+				continue
+			}
+			blob, err := packedBlob(s.Packed, texts)
+			if err == nil {
+				err = fn(k, j, s, blob)
+			}
+			if err != nil {
+				return fmt.Errorf("step %d stream %s: %w", k+1, s.Name, err)
+			}
+			s.Packed = ""
+		}
+	}
+	return nil
+}
+
 // DecodeBytes is Decode of a document in memory.
 func DecodeBytes(doc []byte) (*Run, error) {
 	r, texts, err := decodeMeta(doc)
@@ -110,21 +134,12 @@ func DecodeBytes(doc []byte) (*Run, error) {
 	}
 	dec := newDecoder()
 	defer dec.Close()
-	for i := range r.Steps {
-		for j := range r.Steps[i].Streams {
-			s := &r.Steps[i].Streams[j]
-			if s.Packed == "" {
-				continue
-			}
-			blob, err := packedBlob(s.Packed, texts)
-			if err == nil {
-				s.Seconds, err = unpack(blob, dec)
-			}
-			if err != nil {
-				return nil, fmt.Errorf("step %d stream %s: %w", i, s.Name, err)
-			}
-			s.Packed = ""
-		}
+	err = eachPacked(r, texts, func(_, _ int, s *Stream, blob []byte) (err error) {
+		s.Seconds, err = unpack(blob, dec)
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	// Version 1 files decode as they are: their bytes were spread over
 	// the seconds an op covered and they have no ticks, so their window

@@ -68,26 +68,20 @@ func decodeForMerge(doc []byte) (*Run, map[[2]int]*packedSeconds, error) {
 		return nil, nil, err
 	}
 	var packed map[[2]int]*packedSeconds
-	for k := range r.Steps {
-		for j := range r.Steps[k].Streams {
-			s := &r.Steps[k].Streams[j]
-			if s.Packed == "" {
-				continue
-			}
-			blob, err := packedBlob(s.Packed, texts)
-			if err != nil {
-				return nil, nil, fmt.Errorf("step %d stream %s: %w", k+1, s.Name, err)
-			}
-			ps, err := openPacked(blob)
-			if err != nil {
-				return nil, nil, fmt.Errorf("step %d stream %s: %w", k+1, s.Name, err)
-			}
-			if packed == nil {
-				packed = map[[2]int]*packedSeconds{}
-			}
-			packed[[2]int{k, j}] = ps
-			s.Packed, s.Seconds = "", nil
+	err = eachPacked(r, texts, func(k, j int, s *Stream, blob []byte) error {
+		ps, err := openPacked(blob)
+		if err != nil {
+			return err
 		}
+		if packed == nil {
+			packed = map[[2]int]*packedSeconds{}
+		}
+		packed[[2]int{k, j}] = ps
+		s.Seconds = nil
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	if packed != nil {
 		return r, packed, nil
