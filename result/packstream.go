@@ -110,6 +110,9 @@ func (p *packer) pack(secs []Second) ([]byte, error) {
 	if len(opNames) > maxNames || len(classNames) > maxNames {
 		return nil, fmt.Errorf("pack seconds: %d ops, %d error classes (at most %d)", len(opNames), len(classNames), maxNames)
 	}
+	if len(secs) == 0 {
+		return nil, errNoSeconds
+	}
 	secs = sortedSeconds(secs)
 	out := []byte{packVersion}
 	out = appendNames(out, opNames)

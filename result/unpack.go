@@ -2,6 +2,7 @@ package result
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -160,6 +161,8 @@ func (ps *packedSeconds) readOp(c *cursor, rec *opRecord) error {
 	return nil
 }
 
+var errNoSeconds = errors.New("packed seconds hold no second")
+
 // unpack is the seconds of a packed blob, as a file written before
 // version 5 would have held them (histograms in the packed form).
 func unpack(blob []byte, dec *zstd.Decoder) ([]Second, error) {
@@ -172,6 +175,9 @@ func unpack(blob []byte, dec *zstd.Decoder) ([]Second, error) {
 	var buf []byte
 	for {
 		raw, err := ps.nextFrame(dec, buf)
+		if err == nil && raw == nil && len(secs) == 0 {
+			err = errNoSeconds // a writer packs only streams that have seconds
+		}
 		if err != nil || raw == nil {
 			return secs, err
 		}
