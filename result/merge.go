@@ -166,6 +166,7 @@ func workerResults(p part, file string, steps int) []WorkerResult {
 	}
 	var lat *hdr.Histogram
 	var codec histCodec
+	var own []Percentiles // latencies as a packed file's totals give them
 	for si, st := range r.Steps {
 		if st.Kind != KindMain {
 			continue
@@ -179,6 +180,9 @@ func workerResults(p part, file string, steps int) []WorkerResult {
 				w.Errors += t.Ops - t.OK
 				w.OpsPerS += t.OpsPerSec
 				_ = codec.addEncoded(&lat, t.LatencyHist) // the step's latencies, as Summarize merged them
+				if t.LatencyHist == "" && t.Latency.Count > 0 {
+					own = append(own, t.Latency)
+				}
 			}
 		}
 		if r.System != nil {
@@ -189,8 +193,11 @@ func workerResults(p part, file string, steps int) []WorkerResult {
 			}
 		}
 	}
-	if lat != nil {
+	switch {
+	case lat != nil:
 		w.P99us = lat.ValueAtQuantile(99)
+	case len(own) == 1: // ownTotalsServe
+		w.P99us = own[0].P99
 	}
 	switch {
 	case r.Interrupted:

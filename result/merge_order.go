@@ -21,6 +21,9 @@ type input struct {
 	ps                 *packedSeconds // version 5
 	secs               []Second       // older versions, in T order
 	window             Window
+	// keepTotals: the part's totals as its file gives them serve (see
+	// ownTotalsServe), so the merge does not sum them again.
+	keepTotals bool
 }
 
 func (in *input) last() int64 {
@@ -43,7 +46,7 @@ func feedInOrder(ctx context.Context, pl *mergePlan, parts []part, packed []map[
 		s := &p.run.Steps[key[1]].Streams[key[2]]
 		in := &input{part: key[0], step: key[1], stream: key[2], shift: r.shift, window: s.Window, file: p.file}
 		if ps := packed[p.index][[2]int{key[1], key[2]}]; ps != nil {
-			in.ps = ps
+			in.ps, in.keepTotals = ps, ownTotalsServe(p.run)
 		} else {
 			in.secs = sortedSeconds(s.Seconds)
 		}
@@ -62,7 +65,7 @@ func feedInOrder(ctx context.Context, pl *mergePlan, parts []part, packed []map[
 			return fmt.Errorf("step %d: %w", slot.step+1, err)
 		}
 		for k, in := range ins {
-			if in.ps == nil {
+			if in.ps == nil || in.keepTotals {
 				continue
 			}
 			sum := newSummarizer(in.window, true)
@@ -75,6 +78,30 @@ func feedInOrder(ctx context.Context, pl *mergePlan, parts []part, packed []map[
 		}
 	}
 	return nil
+}
+
+// ownTotalsServe says whether a packed part's totals, as its file gives
+// them, are all its line in the workers table needs: its main steps hold
+// one op total with latencies at most, whose p99 is the line's. Else the
+// line's p99 is of the latencies of several totals, which a file does
+// not hold, and the merge sums them while it reads the seconds. (Summing
+// every worker's latencies beside the merged seconds' took a tenth of a
+// 100-worker merge: a hundred accumulators do not stay in cache.)
+func ownTotalsServe(r *Run) bool {
+	n := 0
+	for _, st := range r.Steps {
+		if st.Kind != KindMain {
+			continue
+		}
+		for _, s := range st.Streams {
+			for _, t := range s.Totals {
+				if t.Latency.Count > 0 {
+					n++
+				}
+			}
+		}
+	}
+	return n <= 1
 }
 
 // mergeInOrder is one merged stream's seconds from its inputs, and each
@@ -130,7 +157,7 @@ func mergeRange(ctx context.Context, ins []*input, lo, hi int64) ([]Second, int6
 	sums := make([]*summarizer, len(ins))
 	for i, in := range ins {
 		curs[i] = newInputCursor(in, dec, lo-1)
-		if in.ps != nil {
+		if in.ps != nil && !in.keepTotals {
 			sums[i] = newSummarizer(in.window, true)
 			sums[i].noHists = true // mergeRange adds the latencies with the merged second's
 		}

@@ -214,28 +214,21 @@ func addPackedPaged2(h, also *pagedHist, p []byte) error {
 	at, end := -1, 0
 	var page, page2 *[pageBuckets]int64
 	for i := 0; i < len(p); {
-		u, c := uint64(p[i]), int64(1)
-		if u < 0x80 {
-			i++
+		var u uint64
+		var c int64
+		// A bucket of a one-byte gap and count (nearly all) is read without
+		// a branch on whether it has a count: that flag is a coin toss in
+		// a second's latencies, and the guess the CPU got wrong took a
+		// fifth of a merge (`go test -bench AddPacked ./result`).
+		if i+1 < len(p) && (p[i]|p[i+1]&-(p[i]&1))&0x80 == 0 {
+			f := int(p[i] & 1)
+			u, c = uint64(p[i]), 1+int64(f)*(int64(p[i+1])+1)
+			i += 1 + f
 		} else {
-			var ok bool
-			if u, i, ok = uvarint(p, i); !ok {
-				return errPacked
+			var err error
+			if u, c, i, err = packedBucketAt(p, i); err != nil {
+				return err
 			}
-		}
-		if u&1 != 0 {
-			if i < len(p) && p[i] < 0x80 {
-				c, i = int64(p[i])+2, i+1
-			} else {
-				v, n, ok := uvarint(p, i)
-				if !ok || v > math.MaxInt64-2 {
-					return errPacked
-				}
-				c, i = int64(v)+2, n
-			}
-		}
-		if u>>1 >= histCounts {
-			return errPacked
 		}
 		idx := at + int(u>>1) + 1
 		if idx >= end {
@@ -261,6 +254,24 @@ func addPackedPaged2(h, also *pagedHist, p []byte) error {
 		}
 	}
 	return nil
+}
+
+// packedBucketAt reads the bucket at p[i:] whole: its gap and flag u, its
+// count, and where the next begins.
+func packedBucketAt(p []byte, i int) (u uint64, c int64, next int, err error) {
+	var ok bool
+	if u, i, ok = uvarint(p, i); !ok || u>>1 >= histCounts {
+		return 0, 0, 0, errPacked
+	}
+	c = 1
+	if u&1 != 0 {
+		v, n, ok := uvarint(p, i)
+		if !ok || v > math.MaxInt64-2 {
+			return 0, 0, 0, errPacked
+		}
+		c, i = int64(v)+2, n
+	}
+	return u, c, i, nil
 }
 
 // addSparse adds s.

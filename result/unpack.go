@@ -62,6 +62,9 @@ func newDecoder() *zstd.Decoder {
 	return d
 }
 
+// zstdSlack is what a frame's buffer holds beyond its raw length.
+const zstdSlack = 16
+
 // nextFrame decodes the next frame into buf (reused); nil at the end.
 func (ps *packedSeconds) nextFrame(dec *zstd.Decoder, buf []byte) ([]byte, error) {
 	if ps.next >= len(ps.frames) {
@@ -72,10 +75,13 @@ func (ps *packedSeconds) nextFrame(dec *zstd.Decoder, buf []byte) ([]byte, error
 	if !f.z {
 		return append(buf[:0], f.data...), nil
 	}
-	if cap(buf) < f.rawLen {
-		buf = make([]byte, 0, f.rawLen)
+	if cap(buf) < f.rawLen+zstdSlack {
+		buf = make([]byte, 0, f.rawLen+zstdSlack)
 	}
-	raw, err := dec.DecodeAll(f.data, buf[:0:f.rawLen])
+	// The slack lets the decoder copy in 16-byte blocks, which it does
+	// only when the buffer has room for them (its bounds-exact copies are
+	// slower); the frame still may not decode to more than rawLen.
+	raw, err := dec.DecodeAll(f.data, buf[:0:f.rawLen+zstdSlack])
 	if err != nil || len(raw) != f.rawLen {
 		return nil, fmt.Errorf("%w: frame: %v", errPackedSeconds, err)
 	}
