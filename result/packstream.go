@@ -93,8 +93,14 @@ func (p *packer) close() {
 func (p *packer) pack(secs []Second) ([]byte, error) {
 	ops, classes := map[string]uint64{}, map[string]uint64{}
 	var opNames, classNames []string
+	size := 0 // about what the raw seconds take: they are appended once, not grown into
 	for _, s := range secs {
+		size += 8
 		for _, o := range s.Ops {
+			size += 32 + len(o.Latency) + len(o.TTFB) + len(o.Response) + 16*len(o.Errors)
+			if o.Ticks != nil {
+				size += 4 * (len(o.Ticks.OK) + len(o.Ticks.Bytes))
+			}
 			if _, ok := ops[o.Op]; !ok {
 				ops[o.Op] = uint64(len(opNames))
 				opNames = append(opNames, o.Op)
@@ -120,6 +126,9 @@ func (p *packer) pack(secs []Second) ([]byte, error) {
 	out = binary.AppendVarint(out, secs[len(secs)-1].T)
 	// The raw seconds, cut into frames (each the T of its first second
 	// and where it ends in raw), then compressed side by side.
+	if cap(p.raw) < size {
+		p.raw = make([]byte, 0, size)
+	}
 	p.raw = p.raw[:0]
 	type cut struct {
 		first    int64
