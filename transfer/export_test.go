@@ -11,3 +11,6 @@ func WithSpillRun(o Options, n int) Options {
 // CleanSpilling is Clean with its work files under tmp, sorted in runs of
 // runBytes.
 var CleanSpilling = clean
+
+// SpilledRuns is how many sorted runs of what was written went to disk.
+func SpilledRuns(w *Written) int { return w.s.Runs() }

@@ -68,7 +68,7 @@ func unexpected(err error) error {
 
 // run is one sorted run being read: its file and its next record.
 type run struct {
-	f       *os.File
+	f       *os.File // not owned: the sorter closes it
 	r       *bufio.Reader
 	order   int // its place among the runs: ties go to the older run
 	head    Record
@@ -108,22 +108,16 @@ func (h *runHeap) Pop() any {
 
 // Merger hands out a sorter's records in order, one at a time.
 type Merger struct {
-	mem   []Record // nothing was spilled: the sorted records themselves
-	h     runHeap
-	files []*os.File
-	err   error
+	mem  []Record // nothing was spilled: the sorted records themselves
+	h    runHeap
+	disk bool // reads runs
+	err  error
 }
 
-func openRuns(names []string) (*Merger, error) {
-	m := &Merger{}
-	for i, name := range names {
-		f, err := os.Open(name)
-		if err != nil {
-			_ = m.Close()
-			return nil, fmt.Errorf("spill: %w", err)
-		}
-		m.files = append(m.files, f)
-		ru := &run{f: f, r: bufio.NewReaderSize(f, 64<<10), order: i}
+func openRuns(runs []*runFile) (*Merger, error) {
+	m := &Merger{disk: true}
+	for i, rf := range runs {
+		ru := &run{f: rf.f, r: bufio.NewReaderSize(rf.reader(), 64<<10), order: i}
 		ok, err := ru.advance()
 		if err != nil {
 			_ = m.Close()
@@ -143,7 +137,7 @@ func (m *Merger) Next() (rec Record, ok bool) {
 	if m.err != nil {
 		return rec, false
 	}
-	if m.files == nil {
+	if !m.disk {
 		if len(m.mem) == 0 {
 			return rec, false
 		}
@@ -183,12 +177,8 @@ func (m *Merger) all() func(func(Record) bool) {
 	}
 }
 
-// Close closes the run files (the sorter keeps them for another pass).
+// Close ends the reading (the sorter keeps its runs for another pass).
 func (m *Merger) Close() error {
-	var errs []error
-	for _, f := range m.files {
-		errs = append(errs, f.Close())
-	}
-	m.files, m.h, m.mem = nil, nil, nil
-	return errors.Join(errs...)
+	m.h, m.mem = nil, nil
+	return nil
 }

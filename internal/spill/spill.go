@@ -4,8 +4,9 @@
 // transfer of half a million objects keeps what it wrote here, not in a
 // slice, so its memory does not grow with the number of objects.
 //
-// It must not be used for anything but records; its files live in one
-// temporary directory, removed by Close.
+// Its files are removed from their directory as soon as they are made and
+// read through the descriptors it keeps open, so a process killed with
+// SIGKILL leaves none behind; Close releases them.
 package spill
 
 import (
@@ -13,8 +14,8 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -34,7 +35,8 @@ type Record struct {
 const DefaultRunBytes = 4 << 20
 
 // fanIn is how many runs one merge reads at once (64 KiB of buffer each):
-// more runs are first merged into fewer.
+// more runs are first merged into fewer. A sorter holds at most 2*fanIn
+// runs (open files) while records are added.
 const fanIn = 32
 
 // recordOverhead is what a record costs in memory beside its strings.
@@ -46,21 +48,19 @@ const recordOverhead = 64
 // its files.
 type Sorter struct {
 	mu       sync.Mutex
-	parent   string // where the temporary directory goes ("": os.TempDir())
+	parent   string // where run files are made ("": os.TempDir())
 	runBytes int
-	dir      string // the temporary directory, made at the first spill
 	buf      []Record
 	bufBytes int
-	runs     []string // sorted run files, oldest first
-	seq      int      // names the next run file
+	runs     []*runFile // sorted runs, oldest first
 	n        int64
 	done     bool // no more adding: buf is sorted (and spilled if runs exist)
 	closed   bool
 }
 
 // New returns a sorter whose runs hold runBytes of records (<= 0:
-// DefaultRunBytes) and whose files go in a new directory under parent
-// ("": the system's temporary directory).
+// DefaultRunBytes) and whose files are made in parent ("": the system's
+// temporary directory), unlinked at once.
 func New(parent string, runBytes int) *Sorter {
 	if runBytes <= 0 {
 		runBytes = DefaultRunBytes
@@ -106,26 +106,41 @@ func compare(a, b Record) int {
 // spill writes the buffer, sorted, as a new run.
 func (s *Sorter) spill() error {
 	slices.SortStableFunc(s.buf, compare)
-	if s.dir == "" {
-		d, err := os.MkdirTemp(s.parent, "objbench-spill-")
-		if err != nil {
-			return fmt.Errorf("spill: %w", err)
-		}
-		s.dir = d
-	}
-	name := s.nextRun()
-	if err := writeRun(name, slices.Values(s.buf)); err != nil {
+	rf, err := writeRun(s.parent, slices.Values(s.buf))
+	if err != nil {
 		return err
 	}
-	s.runs = append(s.runs, name)
+	s.runs = append(s.runs, rf)
 	clear(s.buf) // let the strings go
 	s.buf, s.bufBytes = s.buf[:0], 0
+	if len(s.runs) >= 2*fanIn {
+		return s.mergeOldest()
+	}
 	return nil
 }
 
-func (s *Sorter) nextRun() string {
-	s.seq++
-	return filepath.Join(s.dir, fmt.Sprintf("run-%06d", s.seq))
+// mergeOldest merges the fanIn oldest runs into one, which takes their
+// place (it holds the oldest records: equal records keep their order).
+func (s *Sorter) mergeOldest() error {
+	m, err := openRuns(s.runs[:fanIn])
+	if err != nil {
+		return err
+	}
+	rf, err := writeRun(s.parent, m.all())
+	if err == nil {
+		err = m.err
+	}
+	if err != nil {
+		if rf != nil {
+			_ = rf.f.Close()
+		}
+		return err
+	}
+	for _, r := range s.runs[:fanIn] {
+		_ = r.f.Close()
+	}
+	s.runs = append([]*runFile{rf}, s.runs[fanIn:]...)
+	return nil
 }
 
 // Runs is how many runs went to disk so far.
@@ -153,24 +168,9 @@ func (s *Sorter) finish() error {
 	}
 	s.buf = nil
 	for len(s.runs) > fanIn {
-		name := s.nextRun()
-		m, err := openRuns(s.runs[:fanIn])
-		if err != nil {
+		if err := s.mergeOldest(); err != nil {
 			return err
 		}
-		err = writeRun(name, m.all())
-		if cerr := m.Close(); err == nil {
-			err = cmp.Or(m.err, cerr)
-		}
-		if err != nil {
-			return err
-		}
-		for _, r := range s.runs[:fanIn] {
-			_ = os.Remove(r)
-		}
-		// The merged run holds the oldest records: it goes first, so
-		// equal records keep their order.
-		s.runs = append([]string{name}, s.runs[fanIn:]...)
 	}
 	return nil
 }
@@ -207,47 +207,55 @@ func (s *Sorter) Each(fn func(Record) error) error {
 	return errors.Join(m.err, m.Close())
 }
 
-// Close removes the sorter's files; it may be called more than once.
+// Close releases the sorter's files (the space they took goes back to
+// the file system); it may be called more than once.
 func (s *Sorter) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.closed, s.buf, s.runs = true, nil, nil
-	if s.dir == "" {
-		return nil
+	var errs []error
+	for _, r := range s.runs {
+		errs = append(errs, r.f.Close())
 	}
-	err := os.RemoveAll(s.dir)
-	s.dir = ""
-	return err
+	s.closed, s.buf, s.runs = true, nil, nil
+	return errors.Join(errs...)
 }
 
-// Dir is the sorter's temporary directory ("" while nothing was
-// spilled), for tests that look for what is left behind.
-func (s *Sorter) Dir() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.dir
+// runFile is a sorted run on disk: a file already unlinked, read through
+// its descriptor, and its length.
+type runFile struct {
+	f    *os.File
+	size int64
 }
 
-func writeRun(name string, records func(func(Record) bool)) error {
-	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+// reader reads the run from its start; several may read it at once.
+func (r *runFile) reader() io.Reader { return io.NewSectionReader(r.f, 0, r.size) }
+
+// writeRun writes records to a new run file in dir, unlinked as soon as
+// it is made.
+func writeRun(dir string, records func(func(Record) bool)) (*runFile, error) {
+	f, err := os.CreateTemp(dir, "objbench-spill-*")
 	if err != nil {
-		return fmt.Errorf("spill: %w", err)
+		return nil, fmt.Errorf("spill: %w", err)
+	}
+	if err := os.Remove(f.Name()); err != nil {
+		_ = f.Close()
+		return nil, fmt.Errorf("spill: %w", err)
 	}
 	w := bufio.NewWriterSize(f, 64<<10)
 	var scratch []byte
+	var size int64
 	for r := range records {
 		scratch = encode(scratch[:0], r)
-		if _, err := w.Write(scratch); err != nil {
+		n, err := w.Write(scratch)
+		size += int64(n)
+		if err != nil {
 			_ = f.Close()
-			return fmt.Errorf("spill: %w", err)
+			return nil, fmt.Errorf("spill: %w", err)
 		}
 	}
 	if err := w.Flush(); err != nil {
 		_ = f.Close()
-		return fmt.Errorf("spill: %w", err)
+		return nil, fmt.Errorf("spill: %w", err)
 	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("spill: %w", err)
-	}
-	return nil
+	return &runFile{f: f, size: size}, nil
 }
