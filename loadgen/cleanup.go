@@ -120,12 +120,7 @@ func (r *runState) cleanupWork(ctx context.Context, sp workload.Stream) (fixedWo
 func (r *runState) forgetPools(prefix string) {
 	for _, p := range r.pools {
 		if strings.HasPrefix(p.prefix, prefix) && strings.HasPrefix(p.prefix, r.cfg.Namespace) {
-			p.mu.Lock()
-			p.live, p.leases = nil, nil
-			if p.sizes != nil {
-				p.sizes = p.sizes[:0]
-			}
-			p.mu.Unlock()
+			p.forget()
 		}
 	}
 }

@@ -76,7 +76,7 @@ func foreignItems(ctx context.Context, c *corpus.Corpus, space *space, lo, hi in
 	pool, i := space.pool, int64(-1)
 	return c.Each(ctx, func(it corpus.Item) error {
 		if i++; i < lo || i >= hi {
-			pool.foreign = append(pool.foreign, foreignKey{space.prefix + it.Name, it.Size})
+			pool.addForeign(space.prefix+it.Name, it.Size)
 		}
 		return nil
 	})

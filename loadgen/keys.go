@@ -3,36 +3,33 @@ package loadgen
 import (
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 )
 
 // keyPool is the set of objects one key space holds during a run. Streams
 // that only read share it without locking; streams that write or delete
-// take its lock, which then guards live.
+// take its lock, which then guards live. Its keys are held compactly
+// (keySet): a pool of half a million listed objects costs their key
+// suffixes and about 12 bytes each, not a string and a slice slot apiece.
 type keyPool struct {
 	prefix  string // full key prefix, namespace included
 	size    int64  // size of objects this run writes
 	mu      sync.Mutex
-	live    []string
-	sizes   []int64 // per live key, when sizes vary (existing objects, distributions)
+	live    keySet // sizes kept when they vary (existing objects, distributions)
 	next    atomic.Int64
 	mutable bool
 	// leases counts in-flight reads per key in a mutable pool, so a DELETE
 	// never removes an object another worker is reading (a false 404).
+	// Keyed by the key's part after the prefix (leaseKey).
 	leases map[string]int32
 	// Of a run split across processes: the objects the other workers
 	// prepared (adopted for reads once they are written), and this
 	// worker's tag on the keys it writes in main stages.
-	foreign []foreignKey
+	foreign keySet
 	tag     string
 	listed  bool // filled from a data set (runState.fromDataset)
-}
-
-// foreignKey is an object another worker of the run prepared.
-type foreignKey struct {
-	key  string
-	size int64
 }
 
 // adopt adds the objects the other workers prepared to a pool that the
@@ -43,18 +40,26 @@ func (p *keyPool) adopt() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !p.mutable {
-		for _, f := range p.foreign {
-			p.live = append(p.live, f.key)
-			if p.sizes != nil {
-				p.sizes = append(p.sizes, f.size)
-			}
+		for i := range p.foreign.len() {
+			p.live.add(p.foreign.at(i))
 		}
 	}
-	p.foreign = nil
+	p.foreign.reset()
+}
+
+// addForeign records an object another worker of the run prepares.
+func (p *keyPool) addForeign(key string, size int64) {
+	p.foreign.add(key, size)
+}
+
+// varySizes makes the pool remember each object's size; call it before
+// any object is added.
+func (p *keyPool) varySizes() {
+	p.live.varied = true
 }
 
 func newKeyPool(prefix string, size int64) *keyPool {
-	return &keyPool{prefix: prefix, size: size}
+	return &keyPool{prefix: prefix, size: size, live: keySet{prefix: prefix}, foreign: keySet{prefix: prefix, varied: true}}
 }
 
 // key formats the name of object i of this pool.
@@ -71,23 +76,15 @@ func appendZeros(b []byte, i int64) []byte {
 	return b
 }
 
-// plan reserves n fresh indices and returns the keys of those objects, to
-// prepare.
-func (p *keyPool) plan(n int) []string {
-	first := p.next.Add(int64(n)) - int64(n)
-	keys := make([]string, n)
-	for i := range keys {
-		keys[i] = p.key(first + int64(i))
-	}
-	return keys
+// plan reserves n fresh indices and returns the first: the keys of those
+// objects, to prepare, are key(first) to key(first+n-1).
+func (p *keyPool) plan(n int) (first int64) {
+	return p.next.Add(int64(n)) - int64(n)
 }
 
 func (p *keyPool) add(key string, size int64) {
 	p.mu.Lock()
-	p.live = append(p.live, key)
-	if p.sizes != nil {
-		p.sizes = append(p.sizes, size)
-	}
+	p.live.add(key, size)
 	p.mu.Unlock()
 }
 
@@ -110,21 +107,30 @@ func (p *keyPool) pick(rng *rand.Rand) (key string, size int64, ok bool) {
 		p.mu.Lock()
 		defer p.mu.Unlock()
 	}
-	if len(p.live) == 0 {
+	n := p.live.len()
+	if n == 0 {
 		return "", 0, false
 	}
-	i := rng.IntN(len(p.live))
-	size = p.size
-	if p.sizes != nil {
-		size = p.sizes[i]
+	key, size = p.live.at(rng.IntN(n))
+	if !p.live.varied {
+		size = p.size
 	}
 	if p.mutable {
 		if p.leases == nil {
 			p.leases = map[string]int32{}
 		}
-		p.leases[p.live[i]]++
+		p.leases[p.leaseKey(key)]++
 	}
-	return p.live[i], size, true
+	return key, size, true
+}
+
+// leaseKey is what leases are counted under: the key after the prefix (a
+// substring: no copy), as take finds it in the arena.
+func (p *keyPool) leaseKey(key string) string {
+	if strings.HasPrefix(key, p.prefix) {
+		return key[len(p.prefix):]
+	}
+	return key
 }
 
 // release ends the lease pick took on key.
@@ -133,8 +139,9 @@ func (p *keyPool) release(key string) {
 		return
 	}
 	p.mu.Lock()
-	if p.leases[key]--; p.leases[key] <= 0 {
-		delete(p.leases, key)
+	k := p.leaseKey(key)
+	if p.leases[k]--; p.leases[k] <= 0 {
+		delete(p.leases, k)
 	}
 	p.mu.Unlock()
 }
@@ -144,26 +151,38 @@ func (p *keyPool) release(key string) {
 func (p *keyPool) take(rng *rand.Rand) (string, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	n := len(p.live)
+	n := p.live.len()
 	if n == 0 {
 		return "", false
 	}
 	i := rng.IntN(n)
-	for j := 0; j < n && p.leases[p.live[i]] > 0; j++ {
+	for j := 0; j < n && p.leased(i); j++ {
 		i = (i + 1) % n
 	}
-	k := p.live[i]
-	p.live[i] = p.live[n-1]
-	p.live = p.live[:n-1]
-	if p.sizes != nil {
-		p.sizes[i] = p.sizes[n-1]
-		p.sizes = p.sizes[:n-1]
-	}
+	k, _ := p.live.at(i)
+	p.live.remove(i)
 	return k, true
+}
+
+// leased reports whether live key i is being read.
+func (p *keyPool) leased(i int) bool {
+	if len(p.leases) == 0 {
+		return false
+	}
+	rest, _, _ := p.live.rest(i)
+	return p.leases[string(rest)] > 0 // no copy: a look-up only
 }
 
 func (p *keyPool) count() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return len(p.live)
+	return p.live.len()
+}
+
+// forget empties the pool: its objects are going.
+func (p *keyPool) forget() {
+	p.mu.Lock()
+	p.live.reset()
+	p.leases = nil
+	p.mu.Unlock()
 }

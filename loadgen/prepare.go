@@ -58,18 +58,19 @@ func (r *runState) prepareStream(ctx context.Context, s *streamRun, sp workload.
 		s.work.fixed = space.enumerate(metrics.OpPut, wk)
 	default:
 		r.wrote(space, sp.Data, sp.Sizes())
-		keys, store, pool := space.pool.plan(ks.Count), space.stores[0], space.pool
-		lo, hi := wk.Range(int64(len(keys)))
+		// The keys are made when needed, never listed: key(first+i).
+		first, store, pool := space.pool.plan(ks.Count), space.stores[0], space.pool
+		lo, hi := wk.Range(int64(ks.Count))
 		if !wk.Solo() {
 			size := preparedSizes(sp.Sizes(), r.cfg.Seed)
-			for i, k := range keys {
-				if int64(i) < lo || int64(i) >= hi {
-					pool.foreign = append(pool.foreign, foreignKey{k, size(int64(i))})
+			for i := range int64(ks.Count) {
+				if i < lo || i >= hi {
+					pool.addForeign(pool.key(first+i), size(i))
 				}
 			}
 		}
 		s.work.fixed = fixedWork{n: hi - lo, at: func(w *worker, i int64) task {
-			k := keys[lo+i]
+			k := pool.key(first + lo + i)
 			return task{op: metrics.OpPut, store: store, key: k, size: w.prepSize(lo + i), seed: keySeed(k), pool: pool}
 		}}
 	}
@@ -198,23 +199,21 @@ func (r *runState) fromDataset(ctx context.Context, sp *space) error {
 		return nil
 	}
 	p.listed = true
-	var keys []string
-	var sizes []int64
+	listed := keySet{prefix: p.prefix, varied: true} // each listed object's own size
+	next := int64(0)
 	err := storage.ListUnder(ctx, sp.stores[0], p.prefix, func(o storage.ObjectInfo) error {
-		keys, sizes = append(keys, o.Key), append(sizes, o.Size)
+		listed.add(o.Key, o.Size)
+		// New keys go after the highest number the data set holds.
+		if n, err := strconv.ParseInt(strings.TrimPrefix(o.Key, p.prefix), 10, 64); err == nil && n >= next {
+			next = n + 1
+		}
 		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("list the data set under %q: %w", p.prefix, err)
 	}
-	next := int64(0)
-	for _, k := range keys { // new keys go after the highest number the data set holds
-		if n, err := strconv.ParseInt(strings.TrimPrefix(k, p.prefix), 10, 64); err == nil && n >= next {
-			next = n + 1
-		}
-	}
 	p.mu.Lock()
-	p.live, p.sizes = keys, sizes
+	p.live = listed
 	p.mu.Unlock()
 	p.next.Store(next)
 	return nil

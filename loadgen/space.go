@@ -68,19 +68,18 @@ func (r *runState) pool(ctx context.Context, st storage.Store, bucket, prefix st
 	if w := r.cfg.Worker; !w.Solo() {
 		p.tag = "w" + strconv.Itoa(w.Rank) + "-"
 	}
-	if sizes.Kind != workload.SelConst || ks.Source != "" {
-		p.sizes = []int64{} // sizes vary: remember each object's
+	if sizes.Kind != workload.SelConst || ks.Source != "" || ks.Existing {
+		p.varySizes() // remember each object's size
 	}
 	if ks.Existing {
-		p.sizes = []int64{}
 		err := storage.ListUnder(ctx, st, prefix, func(o storage.ObjectInfo) error {
-			p.live, p.sizes = append(p.live, o.Key), append(p.sizes, o.Size)
+			p.live.add(o.Key, o.Size)
 			return nil
 		})
 		if err != nil {
 			return nil, fmt.Errorf("list existing objects under %q: %w", prefix, err)
 		}
-		if len(p.live) == 0 {
+		if p.live.len() == 0 {
 			return nil, fmt.Errorf("no objects under %q to read", prefix)
 		}
 	}

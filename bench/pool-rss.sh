@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Peak memory of loadgen's key pools: objbench's own VmHWM (polled from
+# /proc; /usr/bin/time would count the git child's RSS too), against an
+# `objbench server` on 127.0.0.1 (embedded, in memory: it must list back,
+# which --null cannot), a separate process whose memory is not in it.
+#   get:    `get --no-prepare --prefix P` over N objects uploaded before
+#           (the pool of listed keys and sizes);
+#   delete: `delete --from-git REPO --max-objects N` of N emails (a bare git
+#           repository as bench/corpus-rss.sh makes): the corpus prepared
+#           into the pool, a short delete stage, then cleanup's listing.
+#
+# Usage: bench/pool-rss.sh [COUNTS] [OBJBENCH] [MIN-MAX] [get,delete]
+#   COUNTS   object counts, comma-separated (default 10000,100000,200000)
+#   OBJBENCH the binary (default ./bin/objbench, built); several, comma-
+#            separated (a before and an after build), side by side
+#   MIN-MAX  email sizes in bytes (default 200-1000: the server holds them)
+#   CASES    which runs (default get,delete)
+# Prints one line per binary, case and count: peak RSS, and the growth per
+# object from the previous count.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+counts=${1:-10000,100000,200000}
+obs=${2:-./bin/objbench}
+ob=${obs%%,*}
+range=${3:-200-1000}
+cases=${4:-get,delete}
+[[ ",$obs," == *,./bin/objbench,* ]] && go build -o bin/objbench ./cmd/objbench
+n=$(tr ',' '\n' <<<"$counts" | sort -n | tail -1)
+work=$(mktemp -d "${TMPDIR:-/tmp}/objbench-pool.XXXXXX")
+port=$((20000 + RANDOM % 20000))
+srv=
+trap '[ -n "$srv" ] && kill $srv 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+
+# Emails of a size drawn in MIN-MAX (seeded: the same corpus every time),
+# as a git fast-import stream into a bare repository.
+python3 - "$n" "$range" <<'PY' | { git init -q --bare "$work/mail.git" && git -C "$work/mail.git" fast-import --quiet; }
+import random, sys
+n, (lo, hi) = int(sys.argv[1]), map(int, sys.argv[2].split("-"))
+random.seed(1)
+words = ["lorem", "ipsum", "kernel", "patch", "signed-off-by", "linux", "memory", "driver", "review", "thanks"]
+text = "".join(random.choice(words) + (" " if random.random() < 0.9 else "\n") for _ in range(600000)).encode()
+out = sys.stdout.buffer
+for i in range(n):
+    head = ("From: user%d@example.invalid\nSubject: [PATCH %d]\n\n" % (i, i)).encode()
+    size = max(random.randint(lo, hi), len(head))
+    off = random.randrange(len(text) - hi)
+    data = head + text[off:off + size - len(head)]
+    out.write(b"blob\ndata %d\n" % len(data) + data + b"\n")
+PY
+
+"$ob" server --listen "127.0.0.1:$port" --bucket bench --access-key ak --secret-key sk >"$work/server" 2>&1 &
+srv=$!
+export AWS_ACCESS_KEY_ID=ak AWS_SECRET_ACCESS_KEY=sk AWS_REGION=us-east-1
+ep=(--endpoint-url "http://127.0.0.1:$port")
+for _ in $(seq 100); do grep -q listening "$work/server" && break; sleep 0.1; done
+grep -q listening "$work/server" || { cat "$work/server" >&2; exit 1; }
+
+# peak CMD...: runs CMD, prints objbench's peak RSS in KiB.
+peak() {
+  "$@" >"$work/out" 2>&1 &
+  local pid=$! hwm=0 v
+  while kill -0 $pid 2>/dev/null; do
+    v=$(awk '/VmHWM/ {print $2}' /proc/$pid/status 2>/dev/null || true)
+    [ -n "$v" ] && hwm=$v
+    sleep 0.05
+  done
+  wait $pid || { echo "failed: $*" >&2; tail -5 "$work/out" >&2; }
+  echo "$hwm"
+}
+
+# The objects get reads: N emails under get-N/, uploaded once.
+if [[ ",$cases," == *,get,* ]]; then
+  for c in ${counts//,/ }; do
+    "$ob" transfer --from-git "$work/mail.git" --max-objects "$c" "s3://bench/get-$c/" "${ep[@]}" -q -o "$work/up.json" >/dev/null
+  done
+fi
+
+for kind in ${cases//,/ }; do
+  for ob in ${obs//,/ }; do
+    prev=
+    for c in ${counts//,/ }; do
+      start=$SECONDS
+      case $kind in
+      get) hwm=$(peak "$ob" get --no-prepare --prefix "get-$c/" "${ep[@]}" --bucket bench -c 2 --duration 1s -q -o "$work/r.json") ;;
+      delete) hwm=$(peak "$ob" delete --from-git "$work/mail.git" --max-objects "$c" "${ep[@]}" --bucket bench -c 2 --duration 1s -q -o "$work/r.json") ;;
+      esac
+      per=
+      if [ -n "$prev" ]; then
+        per=", $(((hwm - ${prev#*:}) * 1024 / (c - ${prev%:*}))) B/object more from $((${prev%:*}))"
+      fi
+      prev=$c:$hwm
+      echo "$ob $kind $c: objbench peak RSS $((hwm / 1024)) MiB ($hwm KiB)$per, $((SECONDS - start)) s"
+    done
+  done
+done
