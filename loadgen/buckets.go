@@ -135,17 +135,21 @@ func (r *runState) emptyOwn(ctx context.Context, b bucketRef, res *result.Step) 
 	if err != nil {
 		return err
 	}
-	keys, err := keysUnder(ctx, st, r.cfg.Namespace)
+	l, err := listUnder(ctx, []storage.Store{st}, r.cfg.Namespace, nil)
 	if err != nil {
 		return err
 	}
-	for _, k := range keys {
+	defer func() { _ = l.Close() }()
+	if err := l.each(func(st storage.Store, k string) error {
 		if err := deleteKey(ctx, st, k); err != nil {
 			return fmt.Errorf("delete %s: %w", k, err)
 		}
+		return nil
+	}); err != nil {
+		return err
 	}
-	if len(keys) > 0 {
-		res.Notes = append(res.Notes, fmt.Sprintf("deleted %d objects of this run left in bucket %s", len(keys), b.name))
+	if n := l.len(); n > 0 {
+		res.Notes = append(res.Notes, fmt.Sprintf("deleted %d objects of this run left in bucket %s", n, b.name))
 	}
 	others := 0
 	first := ""

@@ -9,15 +9,8 @@ import (
 
 	"github.com/objbench/objbench/metrics"
 	"github.com/objbench/objbench/result"
-	"github.com/objbench/objbench/storage"
 	"github.com/objbench/objbench/workload"
 )
-
-// storedKey is one object to delete and the store it is in.
-type storedKey struct {
-	store storage.Store
-	key   string
-}
 
 // cleanup deletes objects this run wrote, and nothing else: the numbered
 // objects of a stream's index key space (always below the namespace), or
@@ -28,8 +21,17 @@ func (r *runState) cleanup(ctx context.Context, st workload.Stage) (result.Step,
 		streams = []workload.Stream{{Name: "cleanup", Concurrency: []int{8}}}
 	}
 	var runs []*streamRun
+	var listings []*listing
+	defer func() {
+		for _, l := range listings {
+			_ = l.Close()
+		}
+	}()
 	for _, sp := range streams {
-		fw, err := r.cleanupWork(ctx, sp)
+		fw, l, err := r.cleanupWork(ctx, sp)
+		if l != nil {
+			listings = append(listings, l)
+		}
 		if err != nil {
 			return result.Step{}, err
 		}
@@ -53,17 +55,19 @@ func (r *runState) cleanup(ctx context.Context, st workload.Stage) (result.Step,
 	return step, err
 }
 
-func (r *runState) cleanupWork(ctx context.Context, sp workload.Stream) (fixedWork, error) {
+// cleanupWork is the deletes of one stream of a cleanup stage, and the
+// listing they read (nil for numbered objects); close it when done.
+func (r *runState) cleanupWork(ctx context.Context, sp workload.Stream) (fixedWork, *listing, error) {
 	ks := sp.Objects
 	if ks.Existing {
-		return fixedWork{}, nil // never delete what this run did not write
+		return fixedWork{}, nil, nil // never delete what this run did not write
 	}
 	if ks.Index != nil {
 		space, err := r.space(ctx, sp, ks, workload.Const(0))
 		if err != nil {
-			return fixedWork{}, err
+			return fixedWork{}, nil, err
 		}
-		return space.enumerate(metrics.OpDelete, r.cfg.Worker), nil
+		return space.enumerate(metrics.OpDelete, r.cfg.Worker), nil, nil
 	}
 	stores := r.everyStore()
 	if len(ks.Buckets) > 0 {
@@ -71,7 +75,7 @@ func (r *runState) cleanupWork(ctx context.Context, sp workload.Stream) (fixedWo
 		for _, b := range ks.Buckets {
 			s, err := r.bucketStore(ctx, sp.Storage, b)
 			if err != nil {
-				return fixedWork{}, err
+				return fixedWork{}, nil, err
 			}
 			stores = append(stores, s)
 		}
@@ -81,39 +85,25 @@ func (r *runState) cleanupWork(ctx context.Context, sp workload.Stream) (fixedWo
 		// Every version and delete marker the run made, and nothing else.
 		note, err := r.deleteVersions(ctx, stores, prefix)
 		if err != nil {
-			return fixedWork{}, err
+			return fixedWork{}, nil, err
 		}
 		if note != "" {
 			r.stepNotes = append(r.stepNotes, note)
 		}
 		r.forgetPools(prefix)
-		return fixedWork{}, nil
+		return fixedWork{}, nil, nil
 	}
-	var keys []storedKey
-	for _, s := range stores {
-		// The listing is checked, not trusted: a key outside prefix makes
-		// it a store fault, and nothing it listed is deleted. A transient
-		// failure is tried again (keysUnder).
-		listed, err := keysUnder(ctx, s, prefix)
-		if err != nil {
-			return fixedWork{}, fmt.Errorf("cleanup: list %q: %w", prefix, err)
-		}
-		for _, k := range listed {
-			// The workers' meeting markers are theirs to remove; of a run
-			// split across processes, each deletes the listed keys that
-			// hash to it, so every key is deleted once.
-			if r.ownKey(k) {
-				keys = append(keys, storedKey{s, k})
-			}
-		}
+	// The listing is checked, not trusted: a key outside prefix makes it
+	// a store fault, and nothing it listed is deleted. A transient
+	// failure is tried again. The workers' meeting markers are theirs to
+	// remove; of a run split across processes, each deletes the listed
+	// keys that hash to it, so every key is deleted once (ownKey).
+	l, err := listUnder(ctx, stores, prefix, r.ownKey)
+	if err != nil {
+		return fixedWork{}, nil, fmt.Errorf("cleanup: list %q: %w", prefix, err)
 	}
 	r.forgetPools(prefix)
-	if n := batchSize(sp); n > 0 {
-		return batchWork(keys, n), nil
-	}
-	return fixedWork{n: int64(len(keys)), at: func(_ *worker, i int64) task {
-		return task{op: metrics.OpDelete, store: keys[i].store, key: keys[i].key}
-	}}, nil
+	return l.work(batchSize(sp)), l, nil
 }
 
 // forgetPools empties the pools under prefix: their objects are going.

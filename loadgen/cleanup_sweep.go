@@ -27,17 +27,6 @@ func retryTransient(ctx context.Context, fn func() error) error {
 	return storage.RetryTransient(ctx, cleanupTries, fn)
 }
 
-// keysUnder is storage.KeysUnder (a listing checked against its prefix),
-// tried again while it fails transiently.
-func keysUnder(ctx context.Context, st storage.Store, prefix string) ([]string, error) {
-	var keys []string
-	err := retryTransient(ctx, func() (err error) {
-		keys, err = storage.KeysUnder(ctx, st, prefix)
-		return err
-	})
-	return keys, err
-}
-
 // deleteKey deletes key, tried again while it fails transiently; a key
 // already gone is deleted.
 func deleteKey(ctx context.Context, st storage.Store, key string) error {
@@ -72,23 +61,26 @@ func (r *runState) sweep(ctx context.Context, st workload.Stage, step *result.St
 	var why error
 	for _, prefix := range r.cleanupPrefixes(st) {
 		for _, s := range r.everyStore() {
-			keys, err := keysUnder(ctx, s, prefix)
+			l, err := listUnder(ctx, []storage.Store{s}, prefix, r.ownKey)
 			if err != nil {
 				why = fmt.Errorf("list %q: %w", prefix, err)
 				left++
 				continue
 			}
-			for _, k := range keys {
-				if !r.ownKey(k) {
-					continue
-				}
+			err = l.each(func(s storage.Store, k string) error {
 				if err := deleteKey(ctx, s, k); err != nil {
 					why = fmt.Errorf("delete %s: %w", k, err)
 					left++
-					continue
+					return nil
 				}
 				deleted++
+				return nil
+			})
+			if err != nil { // the listing could not be read back
+				why = fmt.Errorf("list %q: %w", prefix, err)
+				left++
 			}
+			_ = l.Close()
 		}
 	}
 	step.Notes = append(step.Notes, fmt.Sprintf("%d deletes failed; swept the run's prefixes again: %d objects deleted", failed, deleted))

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/objbench/objbench/metrics"
 	"github.com/objbench/objbench/storage"
 	"github.com/objbench/objbench/workload"
 )
@@ -90,27 +89,4 @@ func batchSize(sp workload.Stream) int {
 		return 0
 	}
 	return min(sp.S3.BatchSize, storage.MaxBatchDelete)
-}
-
-// batchWork deletes keys (the checked listing's: only this run's) in
-// DeleteObjects requests of up to n keys of one store each; a store
-// without batch deletes gets single deletes. What a batch fails to delete
-// fails its op, and the sweep that follows deletes it singly.
-func batchWork(keys []storedKey, n int) fixedWork {
-	var tasks []task
-	for i := 0; i < len(keys); {
-		st := keys[i].store
-		if _, ok := st.(storage.BatchDeleter); !ok {
-			tasks = append(tasks, task{op: metrics.OpDelete, store: st, key: keys[i].key})
-			i++
-			continue
-		}
-		t := task{op: metrics.OpDeleteBatch, store: st}
-		for ; i < len(keys) && keys[i].store == st && len(t.batch) < n; i++ {
-			t.batch = append(t.batch, keys[i].key)
-		}
-		t.key = t.batch[0]
-		tasks = append(tasks, t)
-	}
-	return fixedWork{n: int64(len(tasks)), at: func(_ *worker, i int64) task { return tasks[i] }}
 }

@@ -1,0 +1,169 @@
+package loadgen
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/objbench/objbench/internal/spill"
+	"github.com/objbench/objbench/metrics"
+	"github.com/objbench/objbench/storage"
+)
+
+// Cleanup deletes what a listing of the run's prefix finds, and the
+// listing is checked, not trusted (storage.ListUnder): one key outside
+// the prefix, and nothing it listed is deleted. So every listing is
+// complete and checked before the first delete, and what it found waits
+// meanwhile on disk (internal/spill, as transfer.Clean keeps the keys it
+// will delete), not in memory: the deletes read it back a key at a time.
+// Half a million objects cost the spill's few MiB of buffers, not a
+// string each.
+
+// listing is the checked listing of one prefix in several stores.
+type listing struct {
+	stores []storage.Store
+	keys   []*spill.Sorter // the keys listed in stores[i], in key order once read
+	feed   *listFeed       // the deletes' reading back, once work made it
+}
+
+// listUnder lists prefix in every store, keeping the keys keep accepts
+// (nil: all); a listing that fails transiently is listed again from the
+// start. An error, a listing fault among them, leaves no listing at all.
+func listUnder(ctx context.Context, stores []storage.Store, prefix string, keep func(string) bool) (*listing, error) {
+	l := &listing{stores: stores}
+	for _, st := range stores {
+		var keys *spill.Sorter
+		err := retryTransient(ctx, func() error {
+			if keys != nil {
+				_ = keys.Close() // what a failed try listed
+			}
+			keys = spill.New("", 0)
+			return storage.ListUnder(ctx, st, prefix, func(o storage.ObjectInfo) error {
+				if keep != nil && !keep(o.Key) {
+					return nil
+				}
+				return keys.Add(spill.Record{Key: o.Key})
+			})
+		})
+		l.keys = append(l.keys, keys)
+		if err != nil {
+			_ = l.Close()
+			return nil, err
+		}
+	}
+	return l, nil
+}
+
+// len is how many keys were listed.
+func (l *listing) len() int64 {
+	n := int64(0)
+	for _, k := range l.keys {
+		n += k.Len()
+	}
+	return n
+}
+
+// Close removes the listing's files.
+func (l *listing) Close() error {
+	var errs []error
+	if l.feed != nil {
+		errs = append(errs, l.feed.Close())
+	}
+	for _, k := range l.keys {
+		errs = append(errs, k.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// each calls fn with every key listed and its store, store by store, and
+// stops at fn's first error.
+func (l *listing) each(fn func(st storage.Store, key string) error) error {
+	for i, keys := range l.keys {
+		if err := keys.Each(func(r spill.Record) error { return fn(l.stores[i], r.Key) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// work is the fixed work of deleting every key listed: one DELETE each,
+// or, with batch > 0, DeleteObjects requests of up to batch keys of one
+// store where the store deletes in batches. The tasks are made as the
+// workers ask for them (pull), never held.
+func (l *listing) work(batch int) fixedWork {
+	f := &listFeed{l: l, batch: batch}
+	l.feed = f
+	n := int64(0)
+	for i, keys := range l.keys {
+		c := keys.Len()
+		if f.batches(i) {
+			c = (c + int64(batch) - 1) / int64(batch)
+		}
+		n += c
+	}
+	return fixedWork{n: n, pull: f.next}
+}
+
+// listFeed hands out a listing's deletes, a store's keys at a time.
+type listFeed struct {
+	mu    sync.Mutex
+	l     *listing
+	batch int
+	i     int           // the store being deleted from
+	m     *spill.Merger // its keys, read back
+}
+
+// batches reports whether store i's keys go in DeleteObjects requests.
+func (f *listFeed) batches(i int) bool {
+	_, ok := f.l.stores[i].(storage.BatchDeleter)
+	return ok && f.batch > 0
+}
+
+func (f *listFeed) next() (task, bool, string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for f.i < len(f.l.keys) {
+		if f.m == nil {
+			m, err := f.l.keys[f.i].Open()
+			if err != nil {
+				return task{}, false, "the listing could not be read back: " + err.Error()
+			}
+			f.m = m
+		}
+		r, ok := f.m.Next()
+		if !ok {
+			err := errors.Join(f.m.Err(), f.m.Close())
+			f.m = nil
+			if err != nil {
+				return task{}, false, "the listing could not be read back: " + err.Error()
+			}
+			f.i++
+			continue
+		}
+		st := f.l.stores[f.i]
+		if !f.batches(f.i) {
+			return task{op: metrics.OpDelete, store: st, key: r.Key}, true, ""
+		}
+		t := task{op: metrics.OpDeleteBatch, store: st, key: r.Key, batch: []string{r.Key}}
+		for len(t.batch) < f.batch {
+			if r, ok = f.m.Next(); !ok {
+				break // the next call moves on to the next store
+			}
+			t.batch = append(t.batch, r.Key)
+		}
+		return t, true, ""
+	}
+	return task{}, false, "done"
+}
+
+// Close ends reading the listing back.
+func (f *listFeed) Close() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.m == nil {
+		return nil
+	}
+	err := f.m.Close()
+	f.m = nil
+	return err
+}
