@@ -60,7 +60,7 @@ func TestCleanDeletesOnlyWhatManifestsRecord(t *testing.T) {
 			first := upload(t, st, "gen:3x1KiB", "mail/", "run-1")
 			upload(t, st, "gen:2x2KiB", "mail/b/", "run-2") // another upload's manifest is mail/b.objbench-manifest
 			upload(t, st, "gen:1x3KiB", "mail/", "run-3")   // replaces file-1 of run-1 with other bytes
-			put(first.Items[2].Key, strings.Repeat("x", 1024))
+			put(transfer.PlanItems(first)[2].Key, strings.Repeat("x", 1024))
 
 			dry, err := transfer.Clean(ctx, st, "mail/", true)
 			if err != nil || dry.Deleted != 2 || dry.Changed != 1 || dry.Manifests != 2 {

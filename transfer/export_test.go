@@ -1,5 +1,7 @@
 package transfer
 
+import "context"
+
 // WithSpillRun makes o keep at most n bytes of what an upload wrote in
 // memory before a sorted run goes to disk: a small n makes a small test
 // spill.
@@ -14,3 +16,13 @@ var CleanSpilling = clean
 
 // SpilledRuns is how many sorted runs of what was written went to disk.
 func SpilledRuns(w *Written) int { return w.s.Runs() }
+
+// PlanItems is every item of p, as Each hands them out.
+func PlanItems(p *Plan) []Item {
+	var out []Item
+	_ = p.Each(context.Background(), func(it Item) error {
+		out = append(out, it)
+		return nil
+	})
+	return out
+}

@@ -44,17 +44,21 @@ type Plan struct {
 	// Seed seeds the generator's block for items without a Path.
 	Seed uint64
 	// Items are the objects of a plan of files, generated data or a
-	// download; a corpus plan has none (see Each).
+	// download; a corpus plan and one of gen:NxSIZE have none (see Each).
 	Items []Item
 	// corpus, when set, holds the plan's items: its item NAME is the
 	// object Prefix/NAME.
 	corpus *corpus.Corpus
+	gen    *genItems // gen:NxSIZE's objects, made as the plan runs
 }
 
 // Objects is how many objects the plan moves.
 func (p *Plan) Objects() int64 {
 	if p.corpus != nil {
 		return p.corpus.Len()
+	}
+	if p.gen != nil {
+		return int64(p.gen.count)
 	}
 	return int64(len(p.Items))
 }
@@ -63,6 +67,9 @@ func (p *Plan) Objects() int64 {
 func (p *Plan) Bytes() int64 {
 	if p.corpus != nil {
 		return p.corpus.Bytes()
+	}
+	if p.gen != nil {
+		return int64(p.gen.count) * p.gen.size
 	}
 	var n int64
 	for _, it := range p.Items {
@@ -76,6 +83,9 @@ func (p *Plan) MaxSize() int64 {
 	if p.corpus != nil {
 		return p.corpus.Stats().Max
 	}
+	if p.gen != nil {
+		return p.gen.size
+	}
 	var n int64
 	for _, it := range p.Items {
 		n = max(n, it.Size)
@@ -87,6 +97,9 @@ func (p *Plan) MaxSize() int64 {
 func (p *Plan) MinSize() int64 {
 	if p.corpus != nil {
 		return p.corpus.Stats().Min
+	}
+	if p.gen != nil {
+		return p.gen.size
 	}
 	if len(p.Items) == 0 {
 		return 0
@@ -107,6 +120,9 @@ func (p *Plan) Each(ctx context.Context, fn func(Item) error) error {
 			return fn(Item{Key: dir + it.Name, Size: it.Size, Corpus: &it})
 		})
 	}
+	if p.gen != nil {
+		return p.gen.each(ctx, fn)
+	}
 	for _, it := range p.Items {
 		if err := fn(it); err != nil {
 			return err
@@ -116,10 +132,10 @@ func (p *Plan) Each(ctx context.Context, fn func(Item) error) error {
 }
 
 // inKeyOrder calls fn with every item of the plan in key order: a corpus
-// plan's as they come (already in key order), a listed plan's sorted (it
-// is in memory anyway).
+// plan's and a generated one's as they come (already in key order), a
+// listed plan's sorted (it is in memory anyway).
 func (p *Plan) inKeyOrder(ctx context.Context, fn func(Item) error) error {
-	if p.corpus != nil {
+	if p.corpus != nil || p.gen != nil {
 		return p.Each(ctx, fn)
 	}
 	order := make([]int, len(p.Items))
@@ -186,13 +202,7 @@ func (p *Plan) addGen(spec string) error {
 		p.Items = append(p.Items, Item{Key: p.Prefix, Size: n})
 		return nil
 	}
-	dir := dirPrefix(p.Prefix)
-	width := len(strconv.Itoa(count))
-	for i := range count {
-		// Named as `objbench gen files` names them: file-0001...
-		name := fmt.Sprintf("file-%0*d", width, i+1)
-		p.Items = append(p.Items, Item{Key: dir + name, Size: n, Seed: uint64(i)})
-	}
+	p.gen = &genItems{dir: dirPrefix(p.Prefix), count: count, size: n, width: len(strconv.Itoa(count))}
 	return nil
 }
 
@@ -247,6 +257,9 @@ func CorpusPlan(c *corpus.Corpus, prefix string) *Plan {
 func (p *Plan) Limit(n int) {
 	if n > 0 && len(p.Items) > n {
 		p.Items = p.Items[:n]
+	}
+	if n > 0 && p.gen != nil && p.gen.count > n {
+		p.gen.count = n // named as before: the first n of the N
 	}
 }
 

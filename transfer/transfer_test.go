@@ -59,8 +59,8 @@ func roundTrip(t *testing.T, st storage.Store, up *transfer.Plan, o transfer.Opt
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Objects != int64(len(up.Items)) || res.Bytes != up.Bytes() || res.Retries != 0 {
-		t.Fatalf("upload moved %d objects, %d bytes, %d retries; want %d, %d, 0", res.Objects, res.Bytes, res.Retries, len(up.Items), up.Bytes())
+	if res.Objects != up.Objects() || res.Bytes != up.Bytes() || res.Retries != 0 {
+		t.Fatalf("upload moved %d objects, %d bytes, %d retries; want %d, %d, 0", res.Objects, res.Bytes, res.Retries, up.Objects(), up.Bytes())
 	}
 	if res.Object.Count != res.Objects || res.Part.Count != res.Parts || res.Part.P99 <= 0 {
 		t.Errorf("histograms: %+v / %+v for %d objects, %d parts", res.Object, res.Part, res.Objects, res.Parts)
@@ -78,7 +78,7 @@ func roundTrip(t *testing.T, st storage.Store, up *transfer.Plan, o transfer.Opt
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Objects != int64(len(up.Items)) || res.Bytes != up.Bytes() {
+		if res.Objects != up.Objects() || res.Bytes != up.Bytes() {
 			t.Fatalf("download to %s: %d objects, %d bytes", dest, res.Objects, res.Bytes)
 		}
 		if dest != transfer.NullDest {
@@ -152,7 +152,7 @@ func TestUploadPlanKeys(t *testing.T) {
 			t.Fatalf("%s: %v", c.src, err)
 		}
 		var keys []string
-		for _, it := range p.Items {
+		for _, it := range transfer.PlanItems(p) {
 			keys = append(keys, it.Key)
 		}
 		if got := strings.Join(keys, " "); got != c.keys {
@@ -251,7 +251,7 @@ func TestRetriesThenAborts(t *testing.T) {
 		t.Fatal(err)
 	}
 	v := payload.NewVerifier(b)
-	v.Reset(p.Items[0].Seed, 0)
+	v.Reset(transfer.PlanItems(p)[0].Seed, 0)
 	if n, err := st.Get(ctx, "k", storage.GetOptions{}, v); err != nil || n != 12*mib || v.Mismatch() >= 0 {
 		t.Fatalf("after the retries the object reads %d bytes (%v), first wrong byte at %d", n, err, v.Mismatch())
 	}
@@ -367,10 +367,10 @@ func TestSecondUploadIntoTheSamePrefix(t *testing.T) {
 			// size, and deletes the other.
 			other := make([]byte, mib)
 			other[0] = 1
-			if _, err := st.Put(ctx, p2.Items[0].Key, bytes.NewReader(other), mib, storage.PutOptions{}); err != nil {
+			if _, err := st.Put(ctx, transfer.PlanItems(p2)[0].Key, bytes.NewReader(other), mib, storage.PutOptions{}); err != nil {
 				t.Fatal(err)
 			}
-			if err := st.Delete(ctx, p2.Items[1].Key); err != nil {
+			if err := st.Delete(ctx, transfer.PlanItems(p2)[1].Key); err != nil {
 				t.Fatal(err)
 			}
 			c, err = transfer.Verify(ctx, st, p2, r2.Written)
