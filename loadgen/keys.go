@@ -169,7 +169,8 @@ func (p *keyPool) leased(i int) bool {
 	if len(p.leases) == 0 {
 		return false
 	}
-	rest, _, _ := p.live.rest(i)
+	var buf [256]byte
+	rest, _, _ := p.live.appendRest(buf[:0], i)
 	return p.leases[string(rest)] > 0 // no copy: a look-up only
 }
 

@@ -28,39 +28,45 @@ type keySet struct {
 const chunkSize = 64 << 10
 
 // An entry packs where its record is: the chunk (24 bits), the offset in
-// it (16 bits), the record's length (23 bits) and whether the record holds
-// the whole key (a key outside the prefix) rather than its suffix.
+// it (16 bits), the record's length (22 bits), whether the key's bytes
+// are hex digits packed two to a byte (a git blob id: 40 characters in
+// 20 bytes), and whether the record holds the whole key (one outside the
+// prefix) rather than its suffix.
 const (
 	entryChunkBits = 24
 	entryOffBits   = 16
-	entryLenBits   = 23
+	entryLenBits   = 22
 	maxRecord      = 1<<entryLenBits - 1
+	flagWhole      = 1
+	flagHex        = 2
 )
 
-func packEntry(chunk, off, n int, whole bool) uint64 {
-	e := uint64(chunk)<<(entryOffBits+entryLenBits+1) | uint64(off)<<(entryLenBits+1) | uint64(n)<<1
-	if whole {
-		e |= 1
-	}
-	return e
+func packEntry(chunk, off, n int, flags uint64) uint64 {
+	return uint64(chunk)<<(entryOffBits+entryLenBits+2) | uint64(off)<<(entryLenBits+2) | uint64(n)<<2 | flags
 }
 
-func unpackEntry(e uint64) (chunk, off, n int, whole bool) {
-	return int(e >> (entryOffBits + entryLenBits + 1)), int(e>>(entryLenBits+1)) & (1<<entryOffBits - 1),
-		int(e>>1) & maxRecord, e&1 == 1
+func unpackEntry(e uint64) (chunk, off, n int, flags uint64) {
+	return int(e >> (entryOffBits + entryLenBits + 2)), int(e>>(entryLenBits+2)) & (1<<entryOffBits - 1),
+		int(e>>2) & maxRecord, e & 3
 }
 
 func (s *keySet) len() int { return len(s.entries) }
 
-// add appends key, of size bytes. A key longer than 8 MiB (S3 allows
+// add appends key, of size bytes. A key longer than 4 MiB (S3 allows
 // 1,024 bytes) is a caller's bug.
 func (s *keySet) add(key string, size int64) {
-	whole := !strings.HasPrefix(key, s.prefix)
+	var flags uint64
 	rest := key
-	if !whole {
+	if strings.HasPrefix(key, s.prefix) {
 		rest = key[len(s.prefix):]
+	} else {
+		flags |= flagWhole
 	}
 	n := len(rest)
+	if isHex(rest) {
+		flags |= flagHex
+		n /= 2
+	}
 	var sz [binary.MaxVarintLen64]byte
 	var szn int
 	if s.varied {
@@ -72,10 +78,40 @@ func (s *keySet) add(key string, size int64) {
 	}
 	c := s.room(n)
 	off := len(s.chunks[c])
-	s.chunks[c] = append(append(s.chunks[c], sz[:szn]...), rest...)
-	s.entries = append(s.entries, packEntry(c, off, n, whole))
+	b := append(s.chunks[c], sz[:szn]...)
+	if flags&flagHex != 0 {
+		for i := 0; i < len(rest); i += 2 {
+			b = append(b, unhex(rest[i])<<4|unhex(rest[i+1]))
+		}
+	} else {
+		b = append(b, rest...)
+	}
+	s.chunks[c] = b
+	s.entries = append(s.entries, packEntry(c, off, n, flags))
 	s.live += int64(n)
 }
+
+// isHex: k is lowercase hex digits, an even number of them.
+func isHex(k string) bool {
+	if len(k) == 0 || len(k)%2 != 0 {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		if c := k[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+func unhex(c byte) byte {
+	if c <= '9' {
+		return c - '0'
+	}
+	return c - 'a' + 10
+}
+
+const hexDigits = "0123456789abcdef"
 
 // room returns a chunk with room for a record of n bytes at its end,
 // starting a new one when the last is too full.
@@ -96,27 +132,31 @@ func (s *keySet) room(n int) int {
 	return len(s.chunks) - 1
 }
 
-// record is entry i's bytes: the size varint (when varied), then the key
-// (its suffix, unless whole).
-func (s *keySet) record(i int) (rec []byte, whole bool) {
-	c, off, n, whole := unpackEntry(s.entries[i])
-	return s.chunks[c][off : off+n], whole
-}
-
-// rest is key i without the prefix (whole: the key itself) and its size,
-// the bytes still the arena's: for look-ups that make no string.
-func (s *keySet) rest(i int) (rest []byte, size int64, whole bool) {
-	rec, whole := s.record(i)
+// appendRest appends key i without the prefix (the whole key when it is
+// outside it) to b and returns it with the key's size (0 when sizes do
+// not vary) and whether the key was whole.
+func (s *keySet) appendRest(b []byte, i int) ([]byte, int64, bool) {
+	c, off, n, flags := unpackEntry(s.entries[i])
+	rec := s.chunks[c][off : off+n]
+	var size int64
 	if s.varied {
 		v, n := binary.Uvarint(rec)
-		return rec[n:], int64(v), whole
+		rec, size = rec[n:], int64(v)
 	}
-	return rec, 0, whole
+	if flags&flagHex == 0 {
+		return append(b, rec...), size, flags&flagWhole != 0
+	}
+	for _, x := range rec {
+		b = append(b, hexDigits[x>>4], hexDigits[x&15])
+	}
+	return b, size, flags&flagWhole != 0
 }
 
-// at is key i and its size (0 when sizes do not vary).
+// at is key i and its size (0 when sizes do not vary): one allocation,
+// the key's.
 func (s *keySet) at(i int) (string, int64) {
-	rest, size, whole := s.rest(i)
+	var buf [256]byte
+	rest, size, whole := s.appendRest(buf[:0], i)
 	if whole {
 		return string(rest), size
 	}
@@ -147,11 +187,11 @@ func (s *keySet) compact() {
 	old := s.chunks
 	s.chunks = nil
 	for i, e := range s.entries {
-		c, off, n, whole := unpackEntry(e)
+		c, off, n, flags := unpackEntry(e)
 		nc := s.room(n)
 		noff := len(s.chunks[nc])
 		s.chunks[nc] = append(s.chunks[nc], old[c][off:off+n]...)
-		s.entries[i] = packEntry(nc, noff, n, whole)
+		s.entries[i] = packEntry(nc, noff, n, flags)
 	}
 	s.dead = 0
 	if cap(s.entries) > 4*len(s.entries) { // give back most of an index that has shrunk

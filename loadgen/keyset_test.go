@@ -100,6 +100,12 @@ func TestKeyPoolBehavesAsTheSlicePool(t *testing.T) {
 					return "other/" + strconv.Itoa(next)
 				case n == 20: // longer than an arena chunk
 					return prefix + strings.Repeat("y", chunkSize+ops.IntN(1000)) + strconv.Itoa(next)
+				case n < 40: // a git blob id, packed two digits a byte
+					return prefix + fmt.Sprintf("%040x", next*7919)
+				case n < 45: // hex, but not as packed: upper case, odd length
+					return prefix + fmt.Sprintf("%040X", next*7919)
+				case n < 50:
+					return prefix + fmt.Sprintf("%039x", next*7919)
 				case n < 80: // long: removed ones soon outweigh the live, and are reclaimed
 					return prefix + strings.Repeat("x", ops.IntN(6000)) + strconv.Itoa(next)
 				}
@@ -224,47 +230,53 @@ func TestKeySetReclaimsWhatIsRemoved(t *testing.T) {
 	}
 }
 
-// BenchmarkKeyPoolBytesPerKey is what a pool of listed objects costs per
-// key beyond the key's own bytes (Go heap, after a GC), against the
-// slices of strings it replaced: half a million objects must fit in a
-// small memory.
+// BenchmarkKeyPoolBytesPerKey is what a pool of listed objects (with
+// their sizes) costs per key in the Go heap, after a GC, against the
+// slices of strings it replaced: keys of a 26-byte prefix and either a
+// git blob id (40 hex digits, as a git corpus's items are named) or a
+// 40-character name. Half a million objects must fit in a small memory.
 func BenchmarkKeyPoolBytesPerKey(b *testing.B) {
 	const n = 200_000
 	prefix := "objbench/0123456789abcdef/"
-	key := func(i int) string { return fmt.Sprintf("%s%040x", prefix, i*7919) } // a git blob id
-	suffix := int64(40)
-	for _, c := range []struct {
-		name string
-		fill func() any
-	}{
-		{"keyPool", func() any {
-			p := newKeyPool(prefix, 0)
-			p.varySizes()
-			for i := range n {
-				p.add(key(i), int64(1000+i%30000))
-			}
-			return p
-		}},
-		{"slices", func() any {
-			var live []string
-			var sizes []int64
-			for i := range n {
-				live, sizes = append(live, key(i)), append(sizes, int64(1000+i%30000))
-			}
-			return []any{live, sizes}
-		}},
-	} {
-		b.Run(c.name, func(b *testing.B) {
-			var per float64
-			for range b.N {
-				before := heapBytes()
-				keep := c.fill()
-				after := heapBytes()
-				runtime.KeepAlive(keep)
-				per = float64(after-before)/n - float64(suffix)
-			}
-			b.ReportMetric(per, "bytes/key")
-		})
+	names := map[string]func(int) string{
+		"blob-id": func(i int) string { return fmt.Sprintf("%s%040x", prefix, i*7919) },
+		"name":    func(i int) string { return fmt.Sprintf("%smail/2024/inbox/message-%014d.eml", prefix, i) },
+	}
+	for _, kind := range []string{"blob-id", "name"} {
+		key := names[kind]
+		for _, c := range []struct {
+			name string
+			fill func() any
+		}{
+			{"keyPool", func() any {
+				p := newKeyPool(prefix, 0)
+				p.varySizes()
+				for i := range n {
+					p.add(key(i), int64(1000+i%30000))
+				}
+				return p
+			}},
+			{"slices", func() any {
+				var live []string
+				var sizes []int64
+				for i := range n {
+					live, sizes = append(live, key(i)), append(sizes, int64(1000+i%30000))
+				}
+				return []any{live, sizes}
+			}},
+		} {
+			b.Run(kind+"/"+c.name, func(b *testing.B) {
+				var per float64
+				for range b.N {
+					before := heapBytes()
+					keep := c.fill()
+					after := heapBytes()
+					runtime.KeepAlive(keep)
+					per = float64(after-before) / n
+				}
+				b.ReportMetric(per, "bytes/key")
+			})
+		}
 	}
 }
 
