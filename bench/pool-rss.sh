@@ -7,16 +7,18 @@
 #           (the pool of listed keys and sizes);
 #   delete: `delete --from-git REPO --max-objects N` of N emails (a bare git
 #           repository as bench/corpus-rss.sh makes): the corpus prepared
-#           into the pool, a short delete stage, then cleanup's listing.
+#           into the pool, a short delete stage, then cleanup's listing;
+#   gen:    `transfer gen:Nx1` (a plan of N generated objects), checked.
 #
-# Usage: bench/pool-rss.sh [COUNTS] [OBJBENCH] [MIN-MAX] [get,delete]
+# Usage: bench/pool-rss.sh [COUNTS] [OBJBENCH] [MIN-MAX] [CASES]
 #   COUNTS   object counts, comma-separated (default 10000,100000,200000)
 #   OBJBENCH the binary (default ./bin/objbench, built); several, comma-
 #            separated (a before and an after build), side by side
 #   MIN-MAX  email sizes in bytes (default 200-1000: the server holds them)
-#   CASES    which runs (default get,delete)
+#   CASES    which runs (default get,delete; also gen)
 # Prints one line per binary, case and count: peak RSS, and the growth per
-# object from the previous count.
+# object from the previous count (and from the first: when the collector
+# runs moves a peak by a few MiB, so the longer span is the steadier).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 counts=${1:-10000,100000,200000}
@@ -77,18 +79,23 @@ fi
 
 for kind in ${cases//,/ }; do
   for ob in ${obs//,/ }; do
-    prev=
+    prev= first=
     for c in ${counts//,/ }; do
       start=$SECONDS
       case $kind in
       get) hwm=$(peak "$ob" get --no-prepare --prefix "get-$c/" "${ep[@]}" --bucket bench -c 2 --duration 1s -q -o "$work/r.json") ;;
       delete) hwm=$(peak "$ob" delete --from-git "$work/mail.git" --max-objects "$c" "${ep[@]}" --bucket bench -c 2 --duration 1s -q -o "$work/r.json") ;;
+      gen) hwm=$(peak "$ob" transfer "gen:${c}x1" "s3://bench/gen-$c-${ob//\//_}/" "${ep[@]}" -q -o "$work/r.json") ;;
       esac
       per=
       if [ -n "$prev" ]; then
-        per=", $(((hwm - ${prev#*:}) * 1024 / (c - ${prev%:*}))) B/object more from $((${prev%:*}))"
+        per=", $(((hwm - ${prev#*:}) * 1024 / (c - ${prev%:*}))) B/object more from ${prev%:*}"
+      fi
+      if [ -n "$first" ] && [ "$first" != "$prev" ]; then
+        per="$per ($(((hwm - ${first#*:}) * 1024 / (c - ${first%:*}))) from ${first%:*})"
       fi
       prev=$c:$hwm
+      first=${first:-$prev}
       echo "$ob $kind $c: objbench peak RSS $((hwm / 1024)) MiB ($hwm KiB)$per, $((SECONDS - start)) s"
     done
   done
