@@ -49,6 +49,13 @@ func (r *runState) cleanup(ctx context.Context, st workload.Stage) (result.Step,
 	}
 	step, err := r.measure(ctx, st, 0, runs)
 	step.Notes = append(notes, step.Notes...)
+	for _, l := range listings {
+		if why := l.readErr(); why != nil { // its deletes stopped short
+			note := fmt.Sprintf("cleanup left objects of this run: %v", why)
+			step.Notes = append(step.Notes, note)
+			r.leftover(note)
+		}
+	}
 	if err == nil {
 		r.sweep(ctx, st, &step)
 	}

@@ -3,6 +3,7 @@ package loadgen
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 
 	"github.com/objbench/objbench/internal/spill"
@@ -111,6 +112,7 @@ type listFeed struct {
 	batch int
 	i     int           // the store being deleted from
 	m     *spill.Merger // its keys, read back
+	err   error         // what stopped the reading back
 }
 
 // batches reports whether store i's keys go in DeleteObjects requests.
@@ -126,7 +128,7 @@ func (f *listFeed) next() (task, bool, string) {
 		if f.m == nil {
 			m, err := f.l.keys[f.i].Open()
 			if err != nil {
-				return task{}, false, "the listing could not be read back: " + err.Error()
+				return f.fail(err)
 			}
 			f.m = m
 		}
@@ -135,7 +137,7 @@ func (f *listFeed) next() (task, bool, string) {
 			err := errors.Join(f.m.Err(), f.m.Close())
 			f.m = nil
 			if err != nil {
-				return task{}, false, "the listing could not be read back: " + err.Error()
+				return f.fail(err)
 			}
 			f.i++
 			continue
@@ -154,6 +156,23 @@ func (f *listFeed) next() (task, bool, string) {
 		return t, true, ""
 	}
 	return task{}, false, "done"
+}
+
+func (f *listFeed) fail(err error) (task, bool, string) {
+	f.err = fmt.Errorf("its listing could not be read back: %w", err)
+	f.i = len(f.l.keys) // no more
+	return task{}, false, f.err.Error()
+}
+
+// readErr is what stopped the deletes reading the listing back, if
+// anything did.
+func (l *listing) readErr() error {
+	if l.feed == nil {
+		return nil
+	}
+	l.feed.mu.Lock()
+	defer l.feed.mu.Unlock()
+	return l.feed.err
 }
 
 // Close ends reading the listing back.
