@@ -170,8 +170,12 @@ func (s *keySet) remove(i int) {
 	s.entries[i] = s.entries[last]
 	s.entries = s.entries[:last]
 	if last == 0 { // empty: keep the first chunk for what comes next
+		clear(s.chunks[1:]) // the others go (the array would hold them)
 		s.chunks, s.live, s.dead = s.chunks[:1], 0, 0
 		s.chunks[0] = s.chunks[0][:0]
+		if cap(s.entries) > 1024 {
+			s.entries = nil
+		}
 		return
 	}
 	s.live -= int64(n)
