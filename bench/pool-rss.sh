@@ -16,6 +16,8 @@
 #            separated (a before and an after build), side by side
 #   MIN-MAX  email sizes in bytes (default 200-1000: the server holds them)
 #   CASES    which runs (default get,delete; also gen)
+# OBJBENCH_REPEAT=R runs each R times and takes the median peak (when the
+# collector runs moves one run's peak by a few MiB).
 # Prints one line per binary, case and count: peak RSS, and the growth per
 # object from the previous count (and from the first: when the collector
 # runs moves a peak by a few MiB, so the longer span is the steadier).
@@ -26,6 +28,7 @@ obs=${2:-./bin/objbench}
 ob=${obs%%,*}
 range=${3:-200-1000}
 cases=${4:-get,delete}
+repeat=${OBJBENCH_REPEAT:-1}
 [[ ",$obs," == *,./bin/objbench,* ]] && go build -o bin/objbench ./cmd/objbench
 n=$(tr ',' '\n' <<<"$counts" | sort -n | tail -1)
 work=$(mktemp -d "${TMPDIR:-/tmp}/objbench-pool.XXXXXX")
@@ -82,11 +85,15 @@ for kind in ${cases//,/ }; do
     prev= first=
     for c in ${counts//,/ }; do
       start=$SECONDS
-      case $kind in
-      get) hwm=$(peak "$ob" get --no-prepare --prefix "get-$c/" "${ep[@]}" --bucket bench -c 2 --duration 1s -q -o "$work/r.json") ;;
-      delete) hwm=$(peak "$ob" delete --from-git "$work/mail.git" --max-objects "$c" "${ep[@]}" --bucket bench -c 2 --duration 1s -q -o "$work/r.json") ;;
-      gen) hwm=$(peak "$ob" transfer "gen:${c}x1" "s3://bench/gen-$c-${ob//\//_}/" "${ep[@]}" -q -o "$work/r.json") ;;
-      esac
+      peaks=()
+      for r in $(seq "$repeat"); do
+        case $kind in
+        get) peaks+=("$(peak "$ob" get --no-prepare --prefix "get-$c/" "${ep[@]}" --bucket bench -c 2 --duration 1s -q -o "$work/r.json")") ;;
+        delete) peaks+=("$(peak "$ob" delete --from-git "$work/mail.git" --max-objects "$c" "${ep[@]}" --bucket bench -c 2 --duration 1s -q -o "$work/r.json")") ;;
+        gen) peaks+=("$(peak "$ob" transfer "gen:${c}x1" "s3://bench/gen-$c-$r-${ob//\//_}/" "${ep[@]}" -q -o "$work/r.json")") ;;
+        esac
+      done
+      hwm=$(printf '%s\n' "${peaks[@]}" | sort -n | sed -n "$(((repeat + 1) / 2))p") # the median
       per=
       if [ -n "$prev" ]; then
         per=", $(((hwm - ${prev#*:}) * 1024 / (c - ${prev%:*}))) B/object more from ${prev%:*}"
@@ -96,7 +103,9 @@ for kind in ${cases//,/ }; do
       fi
       prev=$c:$hwm
       first=${first:-$prev}
-      echo "$ob $kind $c: objbench peak RSS $((hwm / 1024)) MiB ($hwm KiB)$per, $((SECONDS - start)) s"
+      all=
+      [ "$repeat" -gt 1 ] && all=" (median of ${peaks[*]} KiB)"
+      echo "$ob $kind $c: objbench peak RSS $((hwm / 1024)) MiB ($hwm KiB)$all$per, $((SECONDS - start)) s"
     done
   done
 done
