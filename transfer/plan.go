@@ -44,16 +44,30 @@ type Plan struct {
 	// Seed seeds the generator's block for items without a Path.
 	Seed uint64
 	// Items are the objects of a plan of files, generated data or a
-	// download; a corpus plan and one of gen:NxSIZE have none (see Each).
+	// download of one object; a corpus plan, one of gen:NxSIZE and a
+	// download of a prefix have none (see Each).
 	Items []Item
 	// corpus, when set, holds the plan's items: its item NAME is the
 	// object Prefix/NAME.
 	corpus *corpus.Corpus
-	gen    *genItems // gen:NxSIZE's objects, made as the plan runs
+	gen    *genItems    // gen:NxSIZE's objects, made as the plan runs
+	listed *listedItems // a download's listing, spilled
+}
+
+// Close releases what the plan holds on disk (a download's listing); a
+// corpus is closed by whoever opened it.
+func (p *Plan) Close() error {
+	if p.listed == nil {
+		return nil
+	}
+	return p.listed.s.Close()
 }
 
 // Objects is how many objects the plan moves.
 func (p *Plan) Objects() int64 {
+	if p.listed != nil {
+		return p.listed.stats.n
+	}
 	if p.corpus != nil {
 		return p.corpus.Len()
 	}
@@ -65,6 +79,9 @@ func (p *Plan) Objects() int64 {
 
 // Bytes is the plan's total size.
 func (p *Plan) Bytes() int64 {
+	if p.listed != nil {
+		return p.listed.stats.bytes
+	}
 	if p.corpus != nil {
 		return p.corpus.Bytes()
 	}
@@ -80,6 +97,9 @@ func (p *Plan) Bytes() int64 {
 
 // MaxSize is the size of the plan's largest object.
 func (p *Plan) MaxSize() int64 {
+	if p.listed != nil {
+		return p.listed.stats.max
+	}
 	if p.corpus != nil {
 		return p.corpus.Stats().Max
 	}
@@ -95,6 +115,9 @@ func (p *Plan) MaxSize() int64 {
 
 // MinSize is the size of the plan's smallest object.
 func (p *Plan) MinSize() int64 {
+	if p.listed != nil {
+		return p.listed.stats.min
+	}
 	if p.corpus != nil {
 		return p.corpus.Stats().Min
 	}
@@ -123,6 +146,9 @@ func (p *Plan) Each(ctx context.Context, fn func(Item) error) error {
 	if p.gen != nil {
 		return p.gen.each(ctx, fn)
 	}
+	if p.listed != nil {
+		return p.listed.each(ctx, fn)
+	}
 	for _, it := range p.Items {
 		if err := fn(it); err != nil {
 			return err
@@ -135,7 +161,7 @@ func (p *Plan) Each(ctx context.Context, fn func(Item) error) error {
 // plan's and a generated one's as they come (already in key order), a
 // listed plan's sorted (it is in memory anyway).
 func (p *Plan) inKeyOrder(ctx context.Context, fn func(Item) error) error {
-	if p.corpus != nil || p.gen != nil {
+	if p.corpus != nil || p.gen != nil || p.listed != nil {
 		return p.Each(ctx, fn)
 	}
 	order := make([]int, len(p.Items))
@@ -253,8 +279,13 @@ func CorpusPlan(c *corpus.Corpus, prefix string) *Plan {
 }
 
 // Limit keeps the plan's first n items (n <= 0: all). A corpus plan is
-// limited when its corpus is opened (corpus.Open's max).
+// limited when its corpus is opened (corpus.Open's max); a download's
+// listing to its first n keys.
 func (p *Plan) Limit(n int) {
+	if p.listed != nil {
+		p.listed.setLimit(n)
+		return
+	}
 	if n > 0 && len(p.Items) > n {
 		p.Items = p.Items[:n]
 	}
@@ -282,16 +313,29 @@ const NullDest = "null:"
 // otherwise it is a directory: p means p/.
 func DownloadPlan(ctx context.Context, st storage.Store, prefix, dir string, force bool) (*Plan, error) {
 	p := &Plan{Download: true, Prefix: prefix}
+	// check refuses a key that would be written outside dir, or over a
+	// file already there (unless force).
+	check := func(o storage.ObjectInfo, rel string) error {
+		if dir == NullDest {
+			return nil
+		}
+		if !filepath.IsLocal(filepath.FromSlash(rel)) {
+			return fmt.Errorf("key %q would be written outside %s", o.Key, dir)
+		}
+		if name := filepath.Join(dir, filepath.FromSlash(rel)); !force {
+			if _, err := os.Lstat(name); err == nil {
+				return fmt.Errorf("%s already exists (use --force to replace it)", name)
+			}
+		}
+		return nil
+	}
 	add := func(o storage.ObjectInfo, rel string) error {
+		if err := check(o, rel); err != nil {
+			return err
+		}
 		it := Item{Key: o.Key, Size: o.Size}
 		if dir != NullDest {
-			if !filepath.IsLocal(filepath.FromSlash(rel)) {
-				return fmt.Errorf("key %q would be written outside %s", o.Key, dir)
-			}
 			it.Path = filepath.Join(dir, filepath.FromSlash(rel))
-			if _, err := os.Lstat(it.Path); err == nil && !force {
-				return fmt.Errorf("%s already exists (use --force to replace it)", it.Path)
-			}
 		}
 		p.Items = append(p.Items, it)
 		return nil
@@ -307,17 +351,22 @@ func DownloadPlan(ctx context.Context, st storage.Store, prefix, dir string, for
 		}
 		p.Prefix = prefix + "/"
 	}
+	p.listed = newListedItems(p.Prefix, dir)
 	err := storage.ListUnder(ctx, st, p.Prefix, func(o storage.ObjectInfo) error {
 		if strings.HasSuffix(o.Key, "/") && o.Size == 0 {
 			return nil // a "directory" marker
 		}
-		return add(o, strings.TrimPrefix(o.Key, p.Prefix))
+		if err := check(o, strings.TrimPrefix(o.Key, p.Prefix)); err != nil {
+			return err
+		}
+		return p.listed.add(o.Key, o.Size)
 	})
-	if err != nil {
-		return nil, err
+	if err == nil && p.listed.stats.n == 0 {
+		err = errors.New("no objects under " + p.Prefix)
 	}
-	if len(p.Items) == 0 {
-		return nil, errors.New("no objects under " + p.Prefix)
+	if err != nil {
+		_ = p.Close()
+		return nil, err
 	}
 	return p, nil
 }

@@ -320,9 +320,14 @@ func TestExactKeyAndDirectoryPrefix(t *testing.T) {
 	}
 	for prefix, want := range map[string]string{"k": "k", "d": "d/x", "d/": "d/x"} {
 		p, err := transfer.DownloadPlan(ctx, st, prefix, transfer.NullDest, false)
-		if err != nil || len(p.Items) != 1 || p.Items[0].Key != want {
-			t.Errorf("download %s: %+v %v", prefix, p, err)
+		if err != nil {
+			t.Fatalf("download %s: %v", prefix, err)
 		}
+		var keys []string
+		if err := p.Each(ctx, func(it transfer.Item) error { keys = append(keys, it.Key); return nil }); err != nil || len(keys) != 1 || keys[0] != want {
+			t.Errorf("download %s: %v %v", prefix, keys, err)
+		}
+		_ = p.Close()
 	}
 	if _, err := transfer.DownloadPlan(ctx, st, "nothing", transfer.NullDest, false); err == nil {
 		t.Error("download of nothing: no error")

@@ -211,6 +211,7 @@ func runTransfer(ctx context.Context, env Env, o *transferOptions, src, dst stri
 		if plan, err = transfer.DownloadPlan(ctx, st, prefix, dst, o.force); err != nil {
 			return err
 		}
+		defer func() { _ = plan.Close() }()
 		if o.dryRun {
 			return writeTransferPlan(env, plan, opts, src, dst)
 		}
