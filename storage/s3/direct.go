@@ -44,6 +44,9 @@ type directTransport struct {
 	// dials, with lazyRead, bounds the dials in flight, each on a
 	// goroutine of its own (dialAside); nil: dial on the caller's.
 	dials chan struct{}
+	// heads, with lazyRead, bounds the response heads parsed at once
+	// (directhead.go).
+	heads chan struct{}
 
 	mu      sync.Mutex
 	idle    []*directConn // a stack: the most recently used connection first
@@ -154,26 +157,7 @@ func (t *directTransport) exchange(c *directConn, req *http.Request, tr *storage
 			return fail(ctx.Err())
 		}
 	}
-	if c.rc != nil {
-		if err := awaitReadable(c.rc); err != nil {
-			return fail(err)
-		}
-	}
-	if c.rc != nil {
-		c.br = getReader(&c.raw)
-	} else {
-		c.br = getReader(c.nc)
-	}
-	if _, err := c.br.Peek(1); err != nil {
-		return fail(err)
-	}
-	started = true
-	first := time.Now()
-	ph.Wait = first.Sub(sent)
-	if tr != nil {
-		tr.FirstByte = first
-	}
-	resp, err = http.ReadResponse(c.br, req)
+	resp, started, err = t.readHead(c, req, tr, ph, sent)
 	if err != nil {
 		return fail(err)
 	}

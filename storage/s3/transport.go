@@ -133,6 +133,7 @@ func chooseTransport(c Config, ca caBundle, ep *url.URL, counts *connCounts) (ro
 	}
 	if t.lazyRead {
 		t.dials = make(chan struct{}, asideDials)
+		t.heads = make(chan struct{}, headReaders)
 	}
 	return t, "direct", nil
 }
