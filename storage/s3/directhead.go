@@ -20,13 +20,16 @@ import (
 // holding a turn.
 const headReaders = 64
 
-// readHead waits for c's answer to req and reads its head. started
+// readHead waits for c's answer to req (unless awaited: known to be
+// readable) and reads its head. started
 // reports whether any response byte arrived.
-func (t *directTransport) readHead(c *directConn, req *http.Request, tr *storage.Trace, ph *storage.Phases, sent time.Time) (resp *http.Response, started bool, err error) {
+func (t *directTransport) readHead(c *directConn, req *http.Request, tr *storage.Trace, ph *storage.Phases, sent time.Time, awaited bool) (resp *http.Response, started bool, err error) {
 	turn := false
 	if c.rc != nil {
-		if err := c.raw.awaitReadable(); err != nil {
-			return nil, false, err
+		if !awaited {
+			if err := c.raw.awaitReadable(); err != nil {
+				return nil, false, err
+			}
 		}
 		select {
 		case t.heads <- struct{}{}:
