@@ -132,6 +132,11 @@ func (p *pendingGet) Finish(w io.Writer) (int64, error) {
 			err = p.err
 		}
 	}
+	if err == nil {
+		// Dropped now: the connection keeps p, idle or waiting, until its
+		// next request, and the request's heap with it (1-2 KB).
+		*p = pendingGet{}
+	}
 	if err == errRetry {
 		resp, err = t.attempt(req, o.Trace, 1) // waiting in it: a stale connection is rare
 	}
