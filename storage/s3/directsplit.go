@@ -33,11 +33,13 @@ type pendingGet struct {
 }
 
 // GetsApart reports whether StartGet sends GETs apart: with the
-// many-workers transport, and no limit on connections (a request sent
-// apart never waits for one: see loadgen's runners).
+// many-workers transport over plain TCP (TLS's own buffer hides what
+// the socket has, so Finish would wait for the answer), and no limit on
+// connections (a request sent apart never waits for one: see loadgen's
+// runners).
 func (s *Store) GetsApart() bool {
 	t, ok := s.transport.(*directTransport)
-	return ok && t.lazyRead && t.limit == 0
+	return ok && t.lazyRead && t.limit == 0 && t.dialer.tls == nil
 }
 
 // StartGet signs and writes a GET of key and returns before its answer

@@ -17,8 +17,8 @@ import (
 // A GET sent apart (StartGet, Await, Finish: the many-workers path)
 // answers as Get does: the body's bytes, the trace, a missing object's
 // error, a cancelled context's; a request that meets a connection the
-// server closed while idle is sent again. Stores with few connections or
-// a connection limit do not send GETs apart.
+// server closed while idle is sent again. Stores with few connections, a
+// connection limit or TLS do not send GETs apart.
 func TestGetApart(t *testing.T) {
 	body := strings.Repeat("abcdefgh", 125)
 	var closeAfter atomic.Bool
@@ -38,11 +38,13 @@ func TestGetApart(t *testing.T) {
 			}
 		}
 	}))
+	tlsSrv := startTLSServer(t, srv.Config.Handler)
 	for _, c := range []struct {
 		name  string
 		mod   func(*s3.Config)
 		apart bool
 	}{
+		{"tls", func(c *s3.Config) { c.Endpoint, c.Insecure, c.HTTPClient, c.MaxConns = tlsSrv.URL, true, "direct", 512 }, false},
 		{"many", func(c *s3.Config) { c.HTTPClient, c.MaxConns = "direct", 512 }, true},
 		{"few", func(c *s3.Config) { c.HTTPClient, c.MaxConns = "direct", 8 }, false},
 		{"limited", func(c *s3.Config) { c.HTTPClient, c.MaxConns, c.MaxConnsPerHost = "direct", 512, 16 }, false},
