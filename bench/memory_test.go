@@ -23,7 +23,7 @@ func memoryAt(b *testing.B, ep string, workers int) (ms runtime.MemStats, stackS
 	b.Helper()
 	ctx := context.Background()
 	st, err := s3.New(ctx, s3.Config{Endpoint: ep, Bucket: "bench", PathStyle: true, Region: "us-east-1",
-		AccessKey: "benchkey", SecretKey: "benchsecret", MaxConns: workers})
+		AccessKey: "benchkey", SecretKey: "benchsecret", MaxConns: max(workers, 2048)}) // GETs sent apart at both counts
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -41,6 +41,9 @@ type directTransport struct {
 	// the cost of a peek per request: worth it with many workers in
 	// flight (memory), not with few (CPU per op).
 	lazyRead bool
+	// apart, with lazyRead, lets StartGet send plain GETs apart
+	// (directsplit.go): with thousands of workers.
+	apart bool
 	// dials, with lazyRead, bounds the dials in flight, each on a
 	// goroutine of its own (dialAside); nil: dial on the caller's.
 	dials chan struct{}

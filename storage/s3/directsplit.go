@@ -32,20 +32,19 @@ type pendingGet struct {
 	err      error // the exchange failed before its answer (c is given up)
 }
 
-// GetsApart reports whether StartGet sends GETs apart: with the
-// many-workers transport over plain TCP (TLS's own buffer hides what
-// the socket has, so Finish would wait for the answer), and no limit on
-// connections (a request sent apart never waits for one: see loadgen's
-// runners).
+// GetsApart reports whether StartGet sends GETs apart: with the direct
+// transport for thousands of workers (apartConns), over plain TCP (TLS's
+// own buffer hides what the socket has, so Finish would wait for the
+// answer), and no limit on connections (a request sent apart never
+// waits for one: see loadgen's runners).
 func (s *Store) GetsApart() bool {
 	t, ok := s.transport.(*directTransport)
-	return ok && t.lazyRead && t.limit == 0 && t.dialer.tls == nil
+	return ok && t.lazyRead && t.apart && t.limit == 0 && t.dialer.tls == nil
 }
 
 // StartGet signs and writes a GET of key and returns before its answer
-// arrives (storage.GetStarter): with the many-workers transport only (the
-// direct one waiting without a read buffer, lazyRead), and not for a GET
-// whose body is checked against a checksum (ok=false: use Get).
+// arrives (storage.GetStarter): when GetsApart, and not for a GET whose
+// body is checked against a checksum (ok=false: use Get).
 func (s *Store) StartGet(ctx context.Context, key string, o storage.GetOptions) (storage.PendingGet, bool) {
 	if !s.GetsApart() || o.VerifyChecksum {
 		return nil, false
