@@ -8,13 +8,13 @@ import (
 	"github.com/objbench/objbench/storage"
 )
 
-// A plain GET against a store that sends it apart from reading its answer
-// (storage.GetStarter: the S3 store with many workers) waits at the top
-// of the worker's stack, in do, instead of deep in the store's request
-// path; the deep parts, sending and reading, run on the stream's runners
-// (runners.go). With thousands of workers nearly all waiting, a waiting
-// worker then holds a 4 KiB stack, not 8, of which the GC scans (and
-// counts into its goal) a few hundred bytes, not the ~3.5 KB of the
+// A plain GET against a store that sends it apart from reading its
+// answer (storage.GetStarter: the S3 store for thousands of workers)
+// waits at the top of the worker's stack, in do, instead of deep in the
+// store's request path; the deep parts, sending and reading, run on the
+// stream's runners (runners.go). With thousands of workers nearly all
+// waiting, a waiting worker then holds a 4 KiB stack, not 8, of which the
+// GC scans (and counts into its goal) about 1 KB, not the ~3.6 KB of the
 // request path's frames. What is started here is run as run would run it.
 
 // getsApart reports whether t is a plain GET (whole object, not verified,
