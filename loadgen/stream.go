@@ -38,6 +38,7 @@ type streamRun struct {
 	// counted, when set, are the seconds [from, to) of the step whose ops
 	// the result keeps (COSBench's rampup and rampdown left out).
 	counted *[2]int64
+	runners *runners // the workers' GETs' deep parts (runners.go)
 }
 
 // rampedSeconds is the seconds of a stream of d in all whose ops count,
@@ -143,6 +144,8 @@ func (s *streamRun) execute(stop context.Context, grace time.Duration) (result.S
 	workersDone := make(chan struct{})
 	var sweep errgroup.Group
 	sweep.Go(func() error { s.sweepEachSecond(workersDone); return nil })
+	s.runners = newRunners()
+	defer s.runners.close() // when execute returns: every worker has stopped
 	var wg errgroup.Group
 	if s.sched != nil {
 		s.openLoop(stopCtx, &wg)

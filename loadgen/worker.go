@@ -37,6 +37,13 @@ type worker struct {
 	id       int
 	slot     *slot         // the open-loop slot being served
 	logRec   *oplog.Record // the op log's record, reused (made with the first)
+	// A GET sent apart (splitget.go): the task, when it was sent, the
+	// answer pending; the runner's job and its end (runners.go).
+	cur     task
+	started time.Time
+	pend    storage.PendingGet
+	job     func(*worker)
+	jobDone chan struct{}
 }
 
 // task is one op to issue.
@@ -63,6 +70,9 @@ func newWorker(s *streamRun, id int) *worker {
 		rec:  s.series.NewRecorder(),
 		rng:  rand.New(rand.NewPCG(uint64(id)+1, s.work.seed)),
 		body: payload.NewReader(s.work.block),
+	}
+	if s.runners != nil {
+		w.jobDone = make(chan struct{}, 1)
 	}
 	w.prepSize = preparedSizes(s.work.sizes, s.work.sizeSeed)
 	for _, d := range s.work.ops {
@@ -141,7 +151,12 @@ func (w *worker) do(intended time.Time) bool {
 	if !ok {
 		return false
 	}
-	w.run(t)
+	if w.getsApart(&t) {
+		w.cur = t
+		w.getApart() // waiting here, at the top of the worker's stack (splitget.go)
+	} else {
+		w.run(t)
+	}
 	if !intended.IsZero() {
 		w.res.Intended = intended
 	}

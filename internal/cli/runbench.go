@@ -70,6 +70,7 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 		closeListener(ln)
 		return err
 	}
+	defer paceGC(env, maxConc, note)()
 	tgt, err := o.target.open(ctx, env, maxConc, note)
 	if err != nil {
 		closeListener(ln)

@@ -41,9 +41,15 @@ type directTransport struct {
 	// the cost of a peek per request: worth it with many workers in
 	// flight (memory), not with few (CPU per op).
 	lazyRead bool
+	// apart, with lazyRead, lets StartGet send plain GETs apart
+	// (directsplit.go): with thousands of workers.
+	apart bool
 	// dials, with lazyRead, bounds the dials in flight, each on a
 	// goroutine of its own (dialAside); nil: dial on the caller's.
 	dials chan struct{}
+	// heads, with lazyRead, bounds the response heads parsed at once
+	// (directhead.go).
+	heads chan struct{}
 
 	mu      sync.Mutex
 	idle    []*directConn // a stack: the most recently used connection first
@@ -62,7 +68,8 @@ type directConn struct {
 	br       *bufio.Reader   // from the pool while a response is read; nil when idle
 	raw      rawReader       // what br reads from when rc is set
 	lastUsed time.Time
-	w        connWatch // the request context's end interrupts I/O (directwatch.go)
+	w        connWatch  // the request context's end interrupts I/O (directwatch.go)
+	pend     pendingGet // its GET sent by StartGet (directsplit.go)
 }
 
 // roundTrip sends req and returns the response with its head read. A
@@ -70,12 +77,17 @@ type directConn struct {
 // arrived is sent once more on a new connection if its body can be
 // replayed (the server may have closed the idle connection just then).
 func (t *directTransport) roundTrip(req *http.Request, tr *storage.Trace) (*http.Response, error) {
+	return t.attempt(req, tr, 0)
+}
+
+// attempt is roundTrip from its attempt-th attempt (0: the first).
+func (t *directTransport) attempt(req *http.Request, tr *storage.Trace, attempt int) (*http.Response, error) {
 	var scratch storage.Phases
 	ph := &scratch
 	if tr != nil {
 		ph = &tr.Phases
 	}
-	for attempt := 0; ; attempt++ {
+	for ; ; attempt++ {
 		if err := req.Context().Err(); err != nil { // never send what is already cancelled
 			return nil, err
 		}
@@ -115,67 +127,56 @@ func rewind(req *http.Request) bool {
 // and the wait into ph (and the first byte into tr). started reports
 // whether any response byte arrived (then a retry is not safe).
 func (t *directTransport) exchange(c *directConn, req *http.Request, tr *storage.Trace, ph *storage.Phases) (resp *http.Response, started bool, err error) {
+	sent, deadline, err := t.write(c, req, ph)
+	if err != nil {
+		return nil, false, t.failed(c, req, err)
+	}
+	return t.receive(c, req, tr, ph, sent, deadline, false)
+}
+
+// write sends req on c: the context's watch and deadline set, the request
+// written and flushed, the header timeout started. It returns when the
+// request went out and the deadline to restore once the head is in.
+func (t *directTransport) write(c *directConn, req *http.Request, ph *storage.Phases) (sent, deadline time.Time, err error) {
 	ctx := req.Context()
 	if t.noKeepAlive {
 		req.Close = true // writeRequest says so to the server
 	}
-	c.watch(ctx)                  // before the deadline is set: a watch that fired earlier poisoned it
-	deadline, _ := ctx.Deadline() // zero: none
+	c.watch(ctx)                 // before the deadline is set: a watch that fired earlier poisoned it
+	deadline, _ = ctx.Deadline() // zero: none
 	if err := c.nc.SetDeadline(deadline); err != nil {
-		return nil, false, err
+		return sent, deadline, err
 	}
 	if ctx.Err() != nil { // ended before the deadline was set: the watch's poison was overwritten
-		return nil, false, ctx.Err()
-	}
-	fail := func(err error) (*http.Response, bool, error) {
-		if c.br != nil { // the connection is given up: its buffer goes back
-			putReader(c.br)
-			c.br = nil
-		}
-		if ctx.Err() != nil {
-			err = ctx.Err() // the deadline we set is the context's doing
-		}
-		return nil, started, err
+		return sent, deadline, ctx.Err()
 	}
 	sendStart := time.Now()
 	bw := getWriter(c.nc)
 	err = writeRequest(bw, req)
 	putWriter(bw) // flushed, or the connection is given up
 	if err != nil {
-		return fail(err)
+		return sent, deadline, err
 	}
-	sent := time.Now()
+	sent = time.Now()
 	ph.Send = sent.Sub(sendStart)
 	if t.headerTimeout > 0 {
 		if err := c.nc.SetReadDeadline(sent.Add(t.headerTimeout)); err != nil {
-			return fail(err)
+			return sent, deadline, err
 		}
 		if ctx.Err() != nil { // a cancel just before would have been overwritten
-			return fail(ctx.Err())
+			return sent, deadline, ctx.Err()
 		}
 	}
-	if c.rc != nil {
-		if err := awaitReadable(c.rc); err != nil {
-			return fail(err)
-		}
-	}
-	if c.rc != nil {
-		c.br = getReader(&c.raw)
-	} else {
-		c.br = getReader(c.nc)
-	}
-	if _, err := c.br.Peek(1); err != nil {
-		return fail(err)
-	}
-	started = true
-	first := time.Now()
-	ph.Wait = first.Sub(sent)
-	if tr != nil {
-		tr.FirstByte = first
-	}
-	resp, err = http.ReadResponse(c.br, req)
+	return sent, deadline, nil
+}
+
+// receive reads the head of the answer to req, sent on c at sent, and
+// wraps its body; awaited says the answer is known to be readable.
+func (t *directTransport) receive(c *directConn, req *http.Request, tr *storage.Trace, ph *storage.Phases, sent, deadline time.Time, awaited bool) (resp *http.Response, started bool, err error) {
+	ctx := req.Context()
+	resp, started, err = t.readHead(c, req, tr, ph, sent, awaited)
 	if err != nil {
-		return fail(err)
+		return nil, started, t.failed(c, req, err)
 	}
 	if t.headerTimeout > 0 {
 		_ = c.nc.SetReadDeadline(deadline)
@@ -189,4 +190,18 @@ func (t *directTransport) exchange(c *directConn, req *http.Request, tr *storage
 	keep := !resp.Close && !req.Close
 	resp.Body = &directBody{ctx: ctx, rc: resp.Body, t: t, c: c, keep: keep, empty: resp.Body == http.NoBody}
 	return resp, true, nil
+}
+
+// failed gives up c's read buffer after a failed exchange and says why
+// it failed: the context's end when it ended (the deadline we set is its
+// doing).
+func (t *directTransport) failed(c *directConn, req *http.Request, err error) error {
+	if c.br != nil {
+		putReader(c.br)
+		c.br = nil
+	}
+	if cerr := req.Context().Err(); cerr != nil {
+		return cerr
+	}
+	return err
 }

@@ -54,28 +54,29 @@ func rawConn(c net.Conn) syscall.RawConn {
 	return nil
 }
 
-// awaitReadable blocks until rc has bytes to read, or has ended (or its
-// deadline passes), consuming none: it peeks one byte without waiting, and
-// only if none is there does the netpoller park the goroutine, as a
-// blocking read would. The read buffer is taken only then. (Waiting for an
-// edge without peeking first can miss data that came before the wait.)
-// Woken, it trusts the edge rather than peeking again: with many workers
-// in flight almost every answer is waited for, and the second peek was a
-// third syscall per response (12% of client CPU at 1,000 workers, every
-// answer held 100 ms). A spurious wake costs nothing wrong: the read that
-// follows gets EAGAIN and waits in the netpoller as any read does.
-func awaitReadable(rc syscall.RawConn) error {
-	var b [1]byte
-	waited := false
-	err := rc.Read(func(fd uintptr) bool {
-		if waited {
-			return true
-		}
-		waited = true
-		_, _, perr := unix.Recvfrom(int(fd), b[:], unix.MSG_PEEK|unix.MSG_DONTWAIT)
-		return perr != unix.EAGAIN // data, the end, or an error the read will report
-	})
-	return err
+// awaitReadable blocks until the socket has bytes to read, or has ended
+// (or its deadline passes), consuming none: it peeks one byte without
+// waiting, and only if none is there does the netpoller park the
+// goroutine, as a blocking read would. The read buffer is taken only then.
+// (Waiting for an edge without peeking first can miss data that came
+// before the wait.) Woken, it trusts the edge rather than peeking again:
+// with many workers in flight almost every answer is waited for, and the
+// second peek was a third syscall per response (12% of client CPU at
+// 1,000 workers, every answer held 100 ms). A spurious wake costs nothing
+// wrong: the read that follows gets EAGAIN and waits in the netpoller as
+// any read does.
+func (r *rawReader) awaitReadable() error {
+	r.waited = false
+	return r.rc.Read(r.peekFn)
+}
+
+func (r *rawReader) peek(fd uintptr) bool {
+	if r.waited {
+		return true
+	}
+	r.waited = true
+	_, _, perr := unix.Recvfrom(int(fd), r.one[:], unix.MSG_PEEK|unix.MSG_DONTWAIT)
+	return perr != unix.EAGAIN // data, the end, or an error the read will report
 }
 
 // rawReader reads a plain TCP socket with a raw read(2), which does not
@@ -85,24 +86,33 @@ func awaitReadable(rc syscall.RawConn) error {
 // goroutine returning from an ordinary system call on a busy machine finds
 // its P given away and queues behind every runnable worker, buffer in
 // hand; 10,000 workers held 5,000 read buffers (21 MB) at once that way.
-type rawReader struct{ rc syscall.RawConn }
+// The functions RawConn.Read calls are made once per connection (init):
+// closures made per call were two allocations per response.
+type rawReader struct {
+	rc             syscall.RawConn
+	p              []byte // the read's
+	n              int
+	errno          syscall.Errno
+	waited         bool
+	one            [1]byte
+	readFn, peekFn func(fd uintptr) bool
+}
+
+// init binds r to rc; r must not move afterwards (it lives in its
+// directConn).
+func (r *rawReader) init(rc syscall.RawConn) {
+	r.rc = rc
+	r.readFn, r.peekFn = r.read, r.peek
+}
 
 func (r *rawReader) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
-	var n int
-	var errno syscall.Errno
-	err := r.rc.Read(func(fd uintptr) bool {
-		for {
-			m, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
-			if e == unix.EINTR {
-				continue
-			}
-			n, errno = int(m), e
-			return e != unix.EAGAIN
-		}
-	})
+	r.p, r.n, r.errno = p, 0, 0
+	err := r.rc.Read(r.readFn)
+	n, errno := r.n, r.errno
+	r.p = nil
 	switch {
 	case err != nil: // a deadline, or the connection closed under us
 		return 0, err
@@ -112,4 +122,16 @@ func (r *rawReader) Read(p []byte) (int, error) {
 		return 0, io.EOF
 	}
 	return n, nil
+}
+
+func (r *rawReader) read(fd uintptr) bool {
+	p := r.p
+	for {
+		m, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+		if e == unix.EINTR {
+			continue
+		}
+		r.n, r.errno = int(m), e
+		return e != unix.EAGAIN
+	}
 }

@@ -90,7 +90,7 @@ func (t *directTransport) dial(ctx context.Context, ph *storage.Phases) (*direct
 	c := &directConn{nc: nc}
 	if t.lazyRead {
 		c.rc = rawConn(nc)
-		c.raw.rc = c.rc
+		c.raw.init(c.rc)
 	}
 	return c, false, nil
 }

@@ -49,14 +49,27 @@ func (s *Store) Put(ctx context.Context, key string, body io.Reader, size int64,
 
 // Get writes the object, or o.Range of it, to w.
 func (s *Store) Get(ctx context.Context, key string, o storage.GetOptions, w io.Writer) (int64, error) {
+	req, err := s.getRequest(ctx, key, o)
+	if err != nil {
+		return 0, err
+	}
+	resp, err := s.do(req, o.Trace)
+	if err != nil {
+		return 0, opError("get", key, err)
+	}
+	return s.readBody(resp, key, "get", o, w)
+}
+
+// getRequest is the unsigned GET of key that o asks for.
+func (s *Store) getRequest(ctx context.Context, key string, o storage.GetOptions) (*http.Request, error) {
 	if key == "" {
-		return 0, opError("get", key, errEmptyKey)
+		return nil, opError("get", key, errEmptyKey)
 	}
 	req := s.newRequest(ctx, http.MethodGet, key, versionQuery(o.VersionID))
 	if o.Range != nil {
 		v, err := rangeHeader(o.Range)
 		if err != nil {
-			return 0, opError("get", key, err)
+			return nil, opError("get", key, err)
 		}
 		req.Header["Range"] = []string{v}
 	}
@@ -64,19 +77,15 @@ func (s *Store) Get(ctx context.Context, key string, o storage.GetOptions, w io.
 		setConditions(req.Header, o.IfNoneMatch, o.IfMatch)
 	}
 	if err := setEncryption(req.Header, o.Encryption, false); err != nil {
-		return 0, opError("get", key, err)
+		return nil, opError("get", key, err)
 	}
 	if o.VerifyChecksum {
 		if o.Range != nil {
-			return 0, opError("get", key, errRangeChecksum)
+			return nil, opError("get", key, errRangeChecksum)
 		}
 		req.Header["X-Amz-Checksum-Mode"] = checksumModeEnabled
 	}
-	resp, err := s.do(req, o.Trace)
-	if err != nil {
-		return 0, opError("get", key, err)
-	}
-	return s.readBody(resp, key, "get", o, w)
+	return req, nil
 }
 
 // readBody copies a GET's 2xx answer to w, checked against what o asked,
