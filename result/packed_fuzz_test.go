@@ -66,13 +66,20 @@ func FuzzUnpack(f *testing.F) {
 }
 
 // A packed histogram is untrusted too: an error, or one that packs back
-// to the same counts.
+// to the same counts; a merge's adding (addPackedPaged2, which reads most
+// buckets its own way) agrees with DecodeHistogram on both.
 func FuzzPackedHistogram(f *testing.F) {
 	f.Add([]byte("\x02\x05\x01"))
 	f.Add([]byte{0xfe, 0xff, 0x7f})
 	f.Add([]byte{0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f})
 	f.Fuzz(func(t *testing.T, payload []byte) {
 		h, err := DecodeHistogram(packedTag + string(payload))
+		var sum, also pagedHist
+		if addErr := addPackedPaged2(&sum, &also, payload); (addErr == nil) != (err == nil) {
+			t.Fatalf("DecodeHistogram: %v; a merge's adding: %v", err, addErr)
+		} else if err == nil && (!sum.histogram().Equals(h) || !also.histogram().Equals(h)) {
+			t.Fatal("a merge's adding sums other counts than DecodeHistogram reads")
+		}
 		if err != nil {
 			return
 		}

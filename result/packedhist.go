@@ -214,7 +214,7 @@ func addPackedPaged2(h, also *pagedHist, p []byte) error {
 	at, end := -1, 0
 	var page, page2 *[pageBuckets]int64
 	for i := 0; i < len(p); {
-		var u uint64
+		var idx int
 		var c int64
 		// A bucket of a one-byte gap and count (nearly all) is read without
 		// a branch on whether it has a count: that flag is a coin toss in
@@ -222,15 +222,14 @@ func addPackedPaged2(h, also *pagedHist, p []byte) error {
 		// fifth of a merge (`go test -bench AddPacked ./result`).
 		if i+1 < len(p) && (p[i]|p[i+1]&-(p[i]&1))&0x80 == 0 {
 			f := int(p[i] & 1)
-			u, c = uint64(p[i]), 1+int64(f)*(int64(p[i+1])+1)
+			idx, c = at+int(p[i]>>1)+1, 1+int64(f)*(int64(p[i+1])+1)
 			i += 1 + f
 		} else {
-			var err error
-			if u, c, i, err = packedBucketAt(p, i); err != nil {
-				return err
+			var ok bool
+			if idx, c, i, ok = nextPacked(p, i, at); !ok {
+				return errPacked
 			}
 		}
-		idx := at + int(u>>1) + 1
 		if idx >= end {
 			if idx >= histCounts {
 				return errPacked
@@ -254,24 +253,6 @@ func addPackedPaged2(h, also *pagedHist, p []byte) error {
 		}
 	}
 	return nil
-}
-
-// packedBucketAt reads the bucket at p[i:] whole: its gap and flag u, its
-// count, and where the next begins.
-func packedBucketAt(p []byte, i int) (u uint64, c int64, next int, err error) {
-	var ok bool
-	if u, i, ok = uvarint(p, i); !ok || u>>1 >= histCounts {
-		return 0, 0, 0, errPacked
-	}
-	c = 1
-	if u&1 != 0 {
-		v, n, ok := uvarint(p, i)
-		if !ok || v > math.MaxInt64-2 {
-			return 0, 0, 0, errPacked
-		}
-		c, i = int64(v)+2, n
-	}
-	return u, c, i, nil
 }
 
 // addSparse adds s.
