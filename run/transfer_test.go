@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -18,7 +19,8 @@ import (
 )
 
 // interrupter cancels the run at its after-th PUT, once it has seen the
-// upload's records spilled to tmp.
+// upload's records spilled to tmp (files unlinked as they are made: it
+// looks among the process's open files).
 type interrupter struct {
 	storage.Store
 	tmp     string
@@ -30,8 +32,7 @@ type interrupter struct {
 
 func (s *interrupter) Put(ctx context.Context, key string, body io.Reader, size int64, o storage.PutOptions) (storage.ObjectInfo, error) {
 	if s.puts.Add(1) == s.after {
-		left, _ := os.ReadDir(s.tmp)
-		s.spilled.Store(len(left) > 0)
+		s.spilled.Store(openUnder(s.tmp) > 0)
 		s.cancel()
 		return storage.ObjectInfo{}, ctx.Err()
 	}
@@ -69,4 +70,17 @@ func TestInterruptedCorpusTransferLeavesNoTempFile(t *testing.T) {
 	if left, _ := os.ReadDir(tmp); len(left) != 0 {
 		t.Errorf("left in the temporary directory: %v", left)
 	}
+}
+
+// openUnder counts the files this process holds open in dir, unlinked
+// ones too (Linux: /proc/self/fd).
+func openUnder(dir string) int {
+	fds, _ := os.ReadDir("/proc/self/fd")
+	n := 0
+	for _, fd := range fds {
+		if target, err := os.Readlink("/proc/self/fd/" + fd.Name()); err == nil && strings.HasPrefix(target, dir+string(os.PathSeparator)) {
+			n++
+		}
+	}
+	return n
 }
