@@ -75,8 +75,11 @@ func (r *rawReader) peek(fd uintptr) bool {
 		return true
 	}
 	r.waited = true
-	_, _, perr := unix.Recvfrom(int(fd), r.one[:], unix.MSG_PEEK|unix.MSG_DONTWAIT)
-	return perr != unix.EAGAIN // data, the end, or an error the read will report
+	// recvfrom(2) without the sender's address: unix.Recvfrom made one
+	// (an allocation a GET) that a TCP socket does not need.
+	_, _, e := syscall.RawSyscall6(syscall.SYS_RECVFROM, fd, uintptr(unsafe.Pointer(&r.one[0])), 1,
+		unix.MSG_PEEK|unix.MSG_DONTWAIT, 0, 0)
+	return e != syscall.EAGAIN // data, the end, or an error the read will report
 }
 
 // rawReader reads a plain TCP socket with a raw read(2), which does not
