@@ -310,7 +310,8 @@ const NullDest = "null:"
 // found before anything is read.
 //
 // A prefix not ending in "/" that names an object is that object alone;
-// otherwise it is a directory: p means p/.
+// otherwise it is a directory: p means p/, whose listing the plan keeps in
+// a spill (Close the plan when done with it).
 func DownloadPlan(ctx context.Context, st storage.Store, prefix, dir string, force bool) (*Plan, error) {
 	p := &Plan{Download: true, Prefix: prefix}
 	// check refuses a key that would be written outside dir, or over a
