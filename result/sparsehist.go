@@ -78,9 +78,14 @@ type histCodec struct {
 	dense        []int64 // sum's accumulator, all zero between calls
 }
 
-// decode reads enc (V2 text, or the packed form) into dst (emptied
-// first), refusing another geometry.
+// decode reads enc (V2 text, or the packed form; "": no values, as
+// encode writes an empty histogram) into dst (emptied first), refusing
+// another geometry.
 func (c *histCodec) decode(enc string, dst *sparseHist) error {
+	if enc == "" {
+		dst.idx, dst.cnt = dst.idx[:0], dst.cnt[:0]
+		return nil
+	}
 	if isPacked(enc) {
 		return parsePacked(enc[len(packedTag):], dst)
 	}
