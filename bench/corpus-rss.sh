@@ -29,29 +29,8 @@ port=$((20000 + RANDOM % 20000))
 srv=
 trap '[ -n "$srv" ] && kill $srv 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
 
-# Emails: a header, then words, of a size drawn in MIN-MAX (seeded: the
-# same corpus every time). git: a fast-import stream; dir: files.
-python3 - "$n" "$range" "$kind" "$work" <<'PY' | { if [ "$kind" = git ]; then git init -q --bare "$work/mail.git" && git -C "$work/mail.git" fast-import --quiet; else cat >/dev/null; fi; }
-import os, random, sys
-n, (lo, hi), kind, work = int(sys.argv[1]), map(int, sys.argv[2].split("-")), sys.argv[3], sys.argv[4]
-random.seed(1)
-words = ["lorem", "ipsum", "kernel", "patch", "signed-off-by", "linux", "memory", "driver", "review", "thanks"]
-# 4 MB of words; each email's body is a slice of it at a random offset.
-text = "".join(random.choice(words) + (" " if random.random() < 0.9 else "\n") for _ in range(600000)).encode()
-out = sys.stdout.buffer
-if kind == "dir":
-    os.makedirs(os.path.join(work, "maildir", "cur"))
-for i in range(n):
-    head = ("From: user%d@example.invalid\nSubject: [PATCH %d]\n\n" % (i, i)).encode()
-    size = max(random.randint(lo, hi), len(head))
-    off = random.randrange(len(text) - hi)
-    data = head + text[off:off + size - len(head)]
-    if kind == "dir":
-        with open(os.path.join(work, "maildir", "cur", "%d.eml" % i), "wb") as f:
-            f.write(data)
-    else:
-        out.write(b"blob\ndata %d\n" % len(data) + data + b"\n")
-PY
+. bench/rss-lib.sh # mail_corpus, peak
+mail_corpus "$n" "$range" "$kind"
 src=(--from-git "$work/mail.git")
 [ "$kind" = dir ] && src=(--from-dir "$work/maildir")
 
@@ -63,16 +42,8 @@ for ob in ${obs//,/ }; do
 for c in ${counts//,/ }; do
   # The null server lists nothing back, so the check fails (exit 1): only
   # memory is measured.
-  "$ob" transfer "${src[@]}" --max-objects "$c" "s3://bench/mail-$c/" -q --endpoint-url "http://127.0.0.1:$port" >/dev/null 2>&1 &
-  pid=$!
-  hwm=0
   start=$SECONDS
-  while kill -0 $pid 2>/dev/null; do
-    v=$(awk '/VmHWM/ {print $2}' /proc/$pid/status 2>/dev/null || true)
-    [ -n "$v" ] && hwm=$v
-    sleep 0.05
-  done
-  wait $pid || true
+  hwm=$(PEAK_MAY_FAIL=1 peak "$ob" transfer "${src[@]}" --max-objects "$c" "s3://bench/mail-$c/" -q --endpoint-url "http://127.0.0.1:$port")
   echo "$ob: $c $kind emails of $range bytes: objbench peak RSS $((hwm / 1024)) MiB ($hwm KiB), $((SECONDS - start)) s"
 done
 done

@@ -36,22 +36,8 @@ port=$((20000 + RANDOM % 20000))
 srv=
 trap '[ -n "$srv" ] && kill $srv 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
 
-# Emails of a size drawn in MIN-MAX (seeded: the same corpus every time),
-# as a git fast-import stream into a bare repository.
-python3 - "$n" "$range" <<'PY' | { git init -q --bare "$work/mail.git" && git -C "$work/mail.git" fast-import --quiet; }
-import random, sys
-n, (lo, hi) = int(sys.argv[1]), map(int, sys.argv[2].split("-"))
-random.seed(1)
-words = ["lorem", "ipsum", "kernel", "patch", "signed-off-by", "linux", "memory", "driver", "review", "thanks"]
-text = "".join(random.choice(words) + (" " if random.random() < 0.9 else "\n") for _ in range(600000)).encode()
-out = sys.stdout.buffer
-for i in range(n):
-    head = ("From: user%d@example.invalid\nSubject: [PATCH %d]\n\n" % (i, i)).encode()
-    size = max(random.randint(lo, hi), len(head))
-    off = random.randrange(len(text) - hi)
-    data = head + text[off:off + size - len(head)]
-    out.write(b"blob\ndata %d\n" % len(data) + data + b"\n")
-PY
+. bench/rss-lib.sh # mail_corpus, peak
+mail_corpus "$n" "$range" git
 
 "$ob" server --listen "127.0.0.1:$port" --bucket bench --access-key ak --secret-key sk >"$work/server" 2>&1 &
 srv=$!
@@ -60,18 +46,6 @@ ep=(--endpoint-url "http://127.0.0.1:$port")
 for _ in $(seq 100); do grep -q listening "$work/server" && break; sleep 0.1; done
 grep -q listening "$work/server" || { cat "$work/server" >&2; exit 1; }
 
-# peak CMD...: runs CMD, prints objbench's peak RSS in KiB.
-peak() {
-  "$@" >"$work/out" 2>&1 &
-  local pid=$! hwm=0 v
-  while kill -0 $pid 2>/dev/null; do
-    v=$(awk '/VmHWM/ {print $2}' /proc/$pid/status 2>/dev/null || true)
-    [ -n "$v" ] && hwm=$v
-    sleep 0.05
-  done
-  wait $pid || { echo "failed: $*" >&2; tail -5 "$work/out" >&2; }
-  echo "$hwm"
-}
 
 # The objects get reads: N emails under get-N/, uploaded once.
 if [[ ",$cases," == *,get,* ]]; then
