@@ -36,3 +36,12 @@ func (g *genItems) each(ctx context.Context, fn func(Item) error) error {
 	}
 	return nil
 }
+
+func (g *genItems) stats() sizeStats {
+	return sizeStats{n: int64(g.count), bytes: int64(g.count) * g.size, min: g.size, max: g.size}
+}
+
+// limit keeps the first n, named as before: the first n of the N.
+func (g *genItems) limit(n int)     { g.count = min(g.count, n) }
+func (g *genItems) generated() bool { return true }
+func (g *genItems) close() error    { return nil }

@@ -16,18 +16,9 @@ type listedItems struct {
 	s      *spill.Sorter
 	prefix string // what keys are relative to
 	dir    string // the destination directory, or NullDest
-	limit  int64  // the first limit items only (0: all)
-	stats  listedStats
+	max    int64  // the first max items only (0: all)
+	st     sizeStats
 	err    error // reading the spill back failed while counting (each returns it)
-}
-
-type listedStats struct{ n, bytes, min, max int64 }
-
-func (s *listedStats) add(size int64) {
-	if s.n == 0 || size < s.min {
-		s.min = size
-	}
-	s.n, s.bytes, s.max = s.n+1, s.bytes+size, max(s.max, size)
 }
 
 func newListedItems(prefix, dir string) *listedItems {
@@ -35,7 +26,7 @@ func newListedItems(prefix, dir string) *listedItems {
 }
 
 func (l *listedItems) add(key string, size int64) error {
-	l.stats.add(size)
+	l.st.add(size)
 	return l.s.Add(spill.Record{Key: key, Size: size})
 }
 
@@ -59,7 +50,7 @@ func (l *listedItems) each(ctx context.Context, fn func(Item) error) error {
 	}
 	var n int64
 	err := l.s.Each(func(r spill.Record) error {
-		if l.limit > 0 && n >= l.limit {
+		if l.max > 0 && n >= l.max {
 			return errEnough
 		}
 		if n++; n%1024 == 0 {
@@ -75,14 +66,18 @@ func (l *listedItems) each(ctx context.Context, fn func(Item) error) error {
 	return err
 }
 
-// setLimit keeps the first n items (key order) and counts them again.
-func (l *listedItems) setLimit(n int) {
-	if n <= 0 || int64(n) >= l.stats.n {
+func (l *listedItems) stats() sizeStats { return l.st }
+func (l *listedItems) generated() bool  { return false }
+func (l *listedItems) close() error     { return l.s.Close() }
+
+// limit keeps the first n items (key order) and counts them again.
+func (l *listedItems) limit(n int) {
+	if int64(n) >= l.st.n {
 		return
 	}
-	l.limit, l.stats = int64(n), listedStats{}
+	l.max, l.st = int64(n), sizeStats{}
 	l.err = l.each(context.Background(), func(it Item) error {
-		l.stats.add(it.Size)
+		l.st.add(it.Size)
 		return nil
 	})
 }

@@ -47,107 +47,47 @@ type Plan struct {
 	// download of one object; a corpus plan, one of gen:NxSIZE and a
 	// download of a prefix have none (see Each).
 	Items []Item
-	// corpus, when set, holds the plan's items: its item NAME is the
-	// object Prefix/NAME.
-	corpus *corpus.Corpus
-	gen    *genItems    // gen:NxSIZE's objects, made as the plan runs
-	listed *listedItems // a download's listing, spilled
+	// src, when set, hands out the plan's items instead (items.go).
+	src itemSource
 }
 
 // Close releases what the plan holds on disk (a download's listing); a
 // corpus is closed by whoever opened it.
 func (p *Plan) Close() error {
-	if p.listed == nil {
+	if p.src == nil {
 		return nil
 	}
-	return p.listed.s.Close()
+	return p.src.close()
+}
+
+func (p *Plan) stats() sizeStats {
+	if p.src != nil {
+		return p.src.stats()
+	}
+	var s sizeStats
+	for _, it := range p.Items {
+		s.add(it.Size)
+	}
+	return s
 }
 
 // Objects is how many objects the plan moves.
-func (p *Plan) Objects() int64 {
-	if p.listed != nil {
-		return p.listed.stats.n
-	}
-	if p.corpus != nil {
-		return p.corpus.Len()
-	}
-	if p.gen != nil {
-		return int64(p.gen.count)
-	}
-	return int64(len(p.Items))
-}
+func (p *Plan) Objects() int64 { return p.stats().n }
 
 // Bytes is the plan's total size.
-func (p *Plan) Bytes() int64 {
-	if p.listed != nil {
-		return p.listed.stats.bytes
-	}
-	if p.corpus != nil {
-		return p.corpus.Bytes()
-	}
-	if p.gen != nil {
-		return int64(p.gen.count) * p.gen.size
-	}
-	var n int64
-	for _, it := range p.Items {
-		n += it.Size
-	}
-	return n
-}
+func (p *Plan) Bytes() int64 { return p.stats().bytes }
 
 // MaxSize is the size of the plan's largest object.
-func (p *Plan) MaxSize() int64 {
-	if p.listed != nil {
-		return p.listed.stats.max
-	}
-	if p.corpus != nil {
-		return p.corpus.Stats().Max
-	}
-	if p.gen != nil {
-		return p.gen.size
-	}
-	var n int64
-	for _, it := range p.Items {
-		n = max(n, it.Size)
-	}
-	return n
-}
+func (p *Plan) MaxSize() int64 { return p.stats().max }
 
 // MinSize is the size of the plan's smallest object.
-func (p *Plan) MinSize() int64 {
-	if p.listed != nil {
-		return p.listed.stats.min
-	}
-	if p.corpus != nil {
-		return p.corpus.Stats().Min
-	}
-	if p.gen != nil {
-		return p.gen.size
-	}
-	if len(p.Items) == 0 {
-		return 0
-	}
-	n := p.Items[0].Size
-	for _, it := range p.Items {
-		n = min(n, it.Size)
-	}
-	return n
-}
+func (p *Plan) MinSize() int64 { return p.stats().min }
 
 // Each calls fn with every item of the plan, in its order, and stops at
-// fn's first error. A corpus plan's items are in key order.
+// fn's first error. An itemSource's items come in key order.
 func (p *Plan) Each(ctx context.Context, fn func(Item) error) error {
-	if p.corpus != nil {
-		dir := dirPrefix(p.Prefix)
-		return p.corpus.Each(ctx, func(it corpus.Item) error {
-			return fn(Item{Key: dir + it.Name, Size: it.Size, Corpus: &it})
-		})
-	}
-	if p.gen != nil {
-		return p.gen.each(ctx, fn)
-	}
-	if p.listed != nil {
-		return p.listed.each(ctx, fn)
+	if p.src != nil {
+		return p.src.each(ctx, fn)
 	}
 	for _, it := range p.Items {
 		if err := fn(it); err != nil {
@@ -157,11 +97,11 @@ func (p *Plan) Each(ctx context.Context, fn func(Item) error) error {
 	return nil
 }
 
-// inKeyOrder calls fn with every item of the plan in key order: a corpus
-// plan's and a generated one's as they come (already in key order), a
-// listed plan's sorted (it is in memory anyway).
+// inKeyOrder calls fn with every item of the plan in key order: a
+// source's as they come (already in key order), Items sorted (they are
+// in memory anyway).
 func (p *Plan) inKeyOrder(ctx context.Context, fn func(Item) error) error {
-	if p.corpus != nil || p.gen != nil || p.listed != nil {
+	if p.src != nil {
 		return p.Each(ctx, fn)
 	}
 	order := make([]int, len(p.Items))
@@ -228,7 +168,7 @@ func (p *Plan) addGen(spec string) error {
 		p.Items = append(p.Items, Item{Key: p.Prefix, Size: n})
 		return nil
 	}
-	p.gen = &genItems{dir: dirPrefix(p.Prefix), count: count, size: n, width: len(strconv.Itoa(count))}
+	p.src = &genItems{dir: dirPrefix(p.Prefix), count: count, size: n, width: len(strconv.Itoa(count))}
 	return nil
 }
 
@@ -275,22 +215,19 @@ func (p *Plan) addPath(name string, single bool) error {
 // come from the corpus as the plan runs (Each), so the corpus must stay
 // open until the plan has run, been verified and recorded.
 func CorpusPlan(c *corpus.Corpus, prefix string) *Plan {
-	return &Plan{Prefix: prefix, corpus: c}
+	return &Plan{Prefix: prefix, src: corpusSource{c: c, dir: dirPrefix(prefix)}}
 }
 
 // Limit keeps the plan's first n items (n <= 0: all). A corpus plan is
 // limited when its corpus is opened (corpus.Open's max); a download's
 // listing to its first n keys.
 func (p *Plan) Limit(n int) {
-	if p.listed != nil {
-		p.listed.setLimit(n)
-		return
-	}
-	if n > 0 && len(p.Items) > n {
+	switch {
+	case n <= 0:
+	case p.src != nil:
+		p.src.limit(n)
+	case len(p.Items) > n:
 		p.Items = p.Items[:n]
-	}
-	if n > 0 && p.gen != nil && p.gen.count > n {
-		p.gen.count = n // named as before: the first n of the N
 	}
 }
 
@@ -352,7 +289,8 @@ func DownloadPlan(ctx context.Context, st storage.Store, prefix, dir string, for
 		}
 		p.Prefix = prefix + "/"
 	}
-	p.listed = newListedItems(p.Prefix, dir)
+	listed := newListedItems(p.Prefix, dir)
+	p.src = listed
 	err := storage.ListUnder(ctx, st, p.Prefix, func(o storage.ObjectInfo) error {
 		if strings.HasSuffix(o.Key, "/") && o.Size == 0 {
 			return nil // a "directory" marker
@@ -360,9 +298,9 @@ func DownloadPlan(ctx context.Context, st storage.Store, prefix, dir string, for
 		if err := check(o, strings.TrimPrefix(o.Key, p.Prefix)); err != nil {
 			return err
 		}
-		return p.listed.add(o.Key, o.Size)
+		return listed.add(o.Key, o.Size)
 	})
-	if err == nil && p.listed.stats.n == 0 {
+	if err == nil && listed.st.n == 0 {
 		err = errors.New("no objects under " + p.Prefix)
 	}
 	if err != nil {

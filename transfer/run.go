@@ -93,8 +93,8 @@ func Run(ctx context.Context, st storage.Store, p *Plan, o Options) (*Result, er
 // hasGenerated says whether some item of the plan is generated data: a
 // corpus plan has none.
 func hasGenerated(p *Plan) bool {
-	if p.gen != nil {
-		return true
+	if p.src != nil {
+		return p.src.generated()
 	}
 	for _, it := range p.Items {
 		if it.Path == "" && it.Corpus == nil {
