@@ -54,14 +54,9 @@ func (s *Store) StartGet(ctx context.Context, key string, o storage.GetOptions) 
 	if err != nil {
 		return &pendingGet{err: err}, true // already an OpError
 	}
-	creds, err := s.creds.Retrieve(ctx)
-	if err != nil {
+	if err := s.sign(req); err != nil {
 		return &pendingGet{err: opError("get", key, err)}, true
 	}
-	if req.Header["X-Amz-Content-Sha256"] == nil {
-		req.Header["X-Amz-Content-Sha256"] = s.payloadHash
-	}
-	s.signer.sign(req, creds, time.Now())
 	if o.Trace != nil {
 		o.Trace.Phases = storage.Phases{}
 	}

@@ -102,16 +102,24 @@ func setBody(req *http.Request, body io.Reader, size int64) {
 // send signs and sends req. tr, if set, gets the request's phases up to
 // the response's first byte (and its time); received adds the last.
 func (s *Store) send(req *http.Request, tr *storage.Trace) (*http.Response, error) {
-	ctx := req.Context()
-	creds, err := s.creds.Retrieve(ctx)
-	if err != nil {
+	if err := s.sign(req); err != nil {
 		return nil, err
+	}
+	return s.roundTrip(req, tr)
+}
+
+// sign signs req now with the store's credentials, its payload unsigned
+// unless the request says otherwise.
+func (s *Store) sign(req *http.Request) error {
+	creds, err := s.creds.Retrieve(req.Context())
+	if err != nil {
+		return err
 	}
 	if req.Header["X-Amz-Content-Sha256"] == nil {
 		req.Header["X-Amz-Content-Sha256"] = s.payloadHash
 	}
 	s.signer.sign(req, creds, time.Now())
-	return s.roundTrip(req, tr)
+	return nil
 }
 
 // roundTrip sends a request as it is (signed, or presigned).
