@@ -11,7 +11,8 @@
 // otherwise). Since version 5 a stream's seconds are one packed string in
 // it (packstream.go, packedhist.go): Decode cuts those strings out before
 // encoding/json reads the rest (jsonspans.go), and a merge reads them
-// frame by frame without unpacking them into records (merge_order.go).
+// frame by frame without unpacking them into records (merge_order.go);
+// since version 6 each frame names its codec (packframe.go).
 //
 // This package must not print, read flags or the environment, or depend
 // on the packages that produce its records.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/klauspost/compress/zstd"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -202,7 +201,7 @@ func mergeRange(ctx context.Context, ins []*input, lo, hi int64) ([]Second, int6
 type inputCursor struct {
 	in     *input
 	ps     *packedSeconds // the cursor's own: its next frame
-	dec    *zstd.Decoder
+	dec    *frameDecoder
 	raw    []byte
 	c      cursor
 	left   uint64 // op records left in the current second
@@ -215,7 +214,7 @@ type inputCursor struct {
 }
 
 // newInputCursor starts at the first record centered at from or later.
-func newInputCursor(in *input, dec *zstd.Decoder, from int64) *inputCursor {
+func newInputCursor(in *input, dec *frameDecoder, from int64) *inputCursor {
 	c := &inputCursor{in: in, dec: dec}
 	if in.ps != nil {
 		f := 0

@@ -12,17 +12,19 @@ import (
 // error or seconds that pack again to the same, never panics, and
 // allocates in proportion to what it was given.
 func FuzzUnpack(f *testing.F) {
-	doc, err := os.ReadFile("testdata/v5.json")
-	if err != nil {
-		f.Fatal(err)
-	}
-	_, texts := cutPacked(doc)
-	for k := range texts {
-		blob, err := packedBlob("#"+string(rune('0'+k)), texts)
+	for _, file := range []string{"testdata/v5.json", "testdata/v6.json"} { // zstd frames; huff0 frames
+		doc, err := os.ReadFile(file)
 		if err != nil {
 			f.Fatal(err)
 		}
-		f.Add(blob)
+		_, texts := cutPacked(doc)
+		for k := range texts {
+			blob, err := packedBlob("#"+string(rune('0'+k)), texts)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(blob)
+		}
 	}
 	var p packer
 	small, err := p.pack([]Second{{T: 0, Ops: []OpSecond{{Op: "GET", Ops: 3, Bytes: 9, Errors: map[string]int64{"timeout": 1},

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/klauspost/compress/zstd"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -15,8 +14,10 @@ import (
 // of version byte 1, two name tables (the ops, then the error classes: a
 // count, then each as its length and bytes) and the last second's T
 // (ZigZag), then frames, each the T of its first second (ZigZag), a
-// varint of its raw length, a varint of its compressed length and a zstd
-// frame (compressed length 0: the raw bytes stored as they are). A frame
+// varint of its raw length, its codec (a byte: packframe.go), a varint
+// of its coded length and its coded bytes. (Version 1, still read, has
+// no codec byte: a zstd frame, or the raw bytes stored as they are when
+// its coded length is 0.) A frame
 // holds whole seconds, in T order; frames are independent, so a reader
 // holds one at a time and a merge finds where any second lies. A frame's
 // raw bytes are its seconds, each
@@ -32,7 +33,7 @@ import (
 // Varints are encoding/binary's. The packing is lossless: a file read
 // back holds the seconds it was written from.
 const (
-	packVersion = 1
+	packVersion = 2
 	// A frame is cut after the second that brings it past frameTarget
 	// raw bytes; none may exceed frameMax (what a reader allocates for
 	// hostile input is bounded by it).
@@ -62,30 +63,17 @@ var errPackedSeconds = errors.New("corrupt packed seconds")
 
 // packer packs seconds; one per goroutine (it reuses its buffers).
 type packer struct {
-	zw     [2]*zstd.Encoder
+	enc    [2]frameEncoder
 	raw    []byte
 	hist   []byte
 	codec  histCodec
 	sparse sparseHist
 }
 
-// encoder is the packer's w-th zstd encoder (0 or 1).
-func (p *packer) encoder(w int) *zstd.Encoder {
-	if p.zw[w] == nil {
-		// Options that cannot fail; the fastest level compresses these
-		// varints as well as the default.
-		p.zw[w], _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1),
-			zstd.WithEncoderCRC(true))
-	}
-	return p.zw[w]
-}
-
 // close releases the encoders.
 func (p *packer) close() {
-	for _, zw := range p.zw {
-		if zw != nil {
-			_ = zw.Close()
-		}
+	for w := range p.enc {
+		p.enc[w].close()
 	}
 }
 
@@ -160,19 +148,19 @@ func (p *packer) pack(secs []Second) ([]byte, error) {
 		cuts[len(cuts)-1].to = len(p.raw)
 	}
 	zs := make([][]byte, len(cuts))
+	codecs := make([]byte, len(cuts))
 	var g errgroup.Group
 	for w := range min(2, len(cuts)) { // merged files are big; a worker's takes 30 ms
 		g.Go(func() error {
-			enc := p.encoder(w)
 			for i := w; i < len(cuts); i += 2 {
-				zs[i] = enc.EncodeAll(p.raw[cuts[i].from:cuts[i].to], nil)
+				zs[i], codecs[i] = p.enc[w].encode(p.raw[cuts[i].from:cuts[i].to])
 			}
 			return nil
 		})
 	}
 	_ = g.Wait() // nothing fails
 	for i, c := range cuts {
-		out = appendFrame(out, c.first, p.raw[c.from:c.to], zs[i])
+		out = appendFrame(out, c.first, p.raw[c.from:c.to], zs[i], codecs[i])
 	}
 	return out, nil
 }
@@ -186,21 +174,6 @@ func sortedSeconds(secs []Second) []Second {
 	secs = slices.Clone(secs)
 	slices.SortStableFunc(secs, func(a, b Second) int { return cmp.Compare(a.T, b.T) })
 	return secs
-}
-
-// appendFrame appends a frame of raw, z its compression, or raw stored
-// as it is (compressed length 0) when it compresses more than maxRatio: a
-// reader refuses frames that claim to, so that what a hostile file makes
-// it allocate is bounded by the file's size.
-func appendFrame(out []byte, first int64, raw, z []byte) []byte {
-	out = binary.AppendVarint(out, first)
-	out = binary.AppendUvarint(out, uint64(len(raw)))
-	if len(raw) > maxRatio*len(z) {
-		out = binary.AppendUvarint(out, 0)
-		return append(out, raw...)
-	}
-	out = binary.AppendUvarint(out, uint64(len(z)))
-	return append(out, z...)
 }
 
 func appendNames(b []byte, names []string) []byte {

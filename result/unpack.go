@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-
-	"github.com/klauspost/compress/zstd"
 )
 
 // packedSeconds reads a stream's packed seconds (packstream.go) frame by
@@ -21,71 +19,53 @@ type packedSeconds struct {
 }
 
 // frameRef is one frame: the T of its first second, its raw length and
-// its bytes (compressed, or stored when z is false).
+// its bytes as its codec left them.
 type frameRef struct {
 	first  int64
 	rawLen int
 	data   []byte
-	z      bool
+	codec  byte
 }
 
 func openPacked(blob []byte) (*packedSeconds, error) {
-	if len(blob) == 0 || blob[0] != packVersion {
+	if len(blob) == 0 || blob[0] != packVersion && blob[0] != 1 {
 		return nil, fmt.Errorf("%w: unknown version", errPackedSeconds)
 	}
+	v1 := blob[0] == 1
 	c := cursor{b: blob, i: 1}
 	ps := &packedSeconds{ops: c.names(), classes: c.names(), last: c.varint()}
 	if c.bad {
 		return nil, fmt.Errorf("%w: header", errPackedSeconds)
 	}
 	for c.i < len(c.b) {
-		first, rawLen, zLen := c.varint(), c.uvarint(), c.uvarint()
-		size := zLen
-		if zLen == 0 {
-			size = rawLen
+		first, rawLen := c.varint(), c.uvarint()
+		codec := byte(codecZstd)
+		if !v1 {
+			codec = c.byte()
 		}
-		if c.bad || rawLen == 0 || rawLen > frameMax || rawLen > maxRatio*zLen && zLen != 0 || size > uint64(len(c.b)-c.i) ||
+		size := c.uvarint()
+		if v1 && size == 0 {
+			codec, size = codecStored, rawLen
+		}
+		if c.bad || rawLen == 0 || rawLen > frameMax || codec > codecHuff0 || size > uint64(len(c.b)-c.i) ||
+			codec == codecStored && size != rawLen || codec != codecStored && rawLen > maxRatio*size ||
 			len(ps.frames) > 0 && first < ps.frames[len(ps.frames)-1].first {
 			return nil, fmt.Errorf("%w: frame header", errPackedSeconds)
 		}
-		ps.frames = append(ps.frames, frameRef{first: first, rawLen: int(rawLen), data: c.b[c.i : c.i+int(size)], z: zLen != 0})
+		ps.frames = append(ps.frames, frameRef{first: first, rawLen: int(rawLen), data: c.b[c.i : c.i+int(size)], codec: codec})
 		c.i += int(size)
 	}
 	return ps, nil
 }
 
-// newDecoder is a zstd decoder for packed frames: one goroutine's, it
-// starts none of its own.
-func newDecoder() *zstd.Decoder {
-	d, _ := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecodeAllCapLimit(true),
-		zstd.WithDecoderMaxMemory(frameMax)) // options that cannot fail
-	return d
-}
-
-// zstdSlack is what a frame's buffer holds beyond its raw length.
-const zstdSlack = 16
-
 // nextFrame decodes the next frame into buf (reused); nil at the end.
-func (ps *packedSeconds) nextFrame(dec *zstd.Decoder, buf []byte) ([]byte, error) {
+func (ps *packedSeconds) nextFrame(dec *frameDecoder, buf []byte) ([]byte, error) {
 	if ps.next >= len(ps.frames) {
 		return nil, nil
 	}
 	f := ps.frames[ps.next]
 	ps.next++
-	if !f.z {
-		return append(buf[:0], f.data...), nil
-	}
-	if cap(buf) < f.rawLen+zstdSlack {
-		buf = make([]byte, 0, f.rawLen+zstdSlack)
-	}
-	// The slack lets the decoder copy in 16-byte blocks, which it does
-	// only when the buffer has room for them (its bounds-exact copies are
-	// slower); the frame still may not decode to more than rawLen.
-	raw, err := dec.DecodeAll(f.data, buf[:0:f.rawLen+zstdSlack])
-	if err != nil || len(raw) != f.rawLen {
-		return nil, fmt.Errorf("%w: frame: %v", errPackedSeconds, err)
-	}
-	return raw, nil
+	return dec.decode(f, buf)
 }
 
 // opRecord is one op's record of one second as a frame holds it. hist
@@ -171,7 +151,7 @@ var errNoSeconds = errors.New("packed seconds hold no second")
 
 // unpack is the seconds of a packed blob, as a file written before
 // version 5 would have held them (histograms in the packed form).
-func unpack(blob []byte, dec *zstd.Decoder) ([]Second, error) {
+func unpack(blob []byte, dec *frameDecoder) ([]Second, error) {
 	ps, err := openPacked(blob)
 	if err != nil {
 		return nil, err
@@ -231,6 +211,15 @@ func (c *cursor) uvarint() uint64 {
 	}
 	c.i += n
 	return v
+}
+
+func (c *cursor) byte() byte {
+	if c.bad || c.i >= len(c.b) {
+		c.bad = true
+		return 0
+	}
+	c.i++
+	return c.b[c.i-1]
 }
 
 func (c *cursor) varint() int64 {

@@ -1,0 +1,120 @@
+package result
+
+import (
+	"bytes"
+	"math"
+	"math/rand/v2"
+	"os"
+	"reflect"
+	"testing"
+)
+
+// latencySeconds is n seconds of one GET op, each with a packed latency
+// histogram of 1,000 lognormal latencies drawn afresh (as a worker's).
+func latencySeconds(n int, seed uint64) []Second {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	secs := make([]Second, n)
+	for t := range secs {
+		h := NewHistogram()
+		for range 1000 {
+			_ = h.RecordValue(int64(math.Exp(rng.NormFloat64()*0.6 + math.Log(800))))
+		}
+		secs[t] = Second{T: int64(t), Ops: []OpSecond{{Op: "GET", Ops: 1000, Bytes: 4096000, Latency: PackHistogram(h)}}}
+	}
+	return secs
+}
+
+// frameCodecs is the codec of each frame of a packed blob.
+func frameCodecs(t *testing.T, blob []byte) []byte {
+	t.Helper()
+	ps, err := openPacked(blob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var codecs []byte
+	for _, f := range ps.frames {
+		codecs = append(codecs, f.codec)
+	}
+	return codecs
+}
+
+// Seconds of latencies drawn afresh pack with huff0; seconds that repeat
+// exactly, with zstd (when not more than maxRatio times: stored); both read back to what was packed, and as one
+// version 1 blob (zstd frames) still does.
+func TestFrameCodecs(t *testing.T) {
+	busy := latencySeconds(600, 1)
+	same := latencySeconds(16, 2) // 16 seconds over and over
+	for t := 16; t < 1200; t++ {
+		same = append(same, Second{T: int64(t), Ops: same[t%16].Ops})
+	}
+	var p packer
+	defer p.close()
+	dec := newDecoder()
+	defer dec.Close()
+	for _, c := range []struct {
+		name  string
+		secs  []Second
+		codec byte
+	}{{"fresh latencies", busy, codecHuff0}, {"16 seconds repeated", same, codecZstd}} {
+		blob, err := p.pack(c.secs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		codecs := frameCodecs(t, blob)
+		if len(codecs) < 2 || !bytes.Equal(codecs, bytes.Repeat([]byte{c.codec}, len(codecs))) {
+			t.Errorf("%s: frames coded %v, want each %d", c.name, codecs, c.codec)
+		}
+		back, err := unpack(blob, dec)
+		if err != nil || !reflect.DeepEqual(back, c.secs) {
+			t.Fatalf("%s: read back %d seconds, %v", c.name, len(back), err)
+		}
+	}
+	doc, err := os.ReadFile("testdata/v5.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, texts := cutPacked(doc)
+	blob, err := packedBlob("#0", texts)
+	if err != nil || blob[0] != 1 {
+		t.Fatalf("testdata/v5.json: %v", err)
+	}
+	if _, err := unpack(blob, dec); err != nil {
+		t.Fatalf("a version 1 blob: %v", err)
+	}
+}
+
+// A huff0 frame whose blocks are cut short, run long or lie about their
+// lengths is refused, never read past.
+func TestHuff0FrameCorrupt(t *testing.T) {
+	var p packer
+	defer p.close()
+	blob, err := p.pack(latencySeconds(200, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, err := openPacked(blob)
+	if err != nil || ps.frames[0].codec != codecHuff0 {
+		t.Fatalf("%v, codec %d", err, ps.frames[0].codec)
+	}
+	f := ps.frames[0]
+	dec := newDecoder()
+	defer dec.Close()
+	if raw, err := dec.decode(f, nil); err != nil || len(raw) != f.rawLen {
+		t.Fatalf("the frame itself: %d bytes, %v", len(raw), err)
+	}
+	cases := map[string]frameRef{
+		"cut short":       {rawLen: f.rawLen, codec: codecHuff0, data: f.data[:len(f.data)/2]},
+		"a byte too many": {rawLen: f.rawLen, codec: codecHuff0, data: append(bytes.Clone(f.data), 0)},
+		"raw length +1":   {rawLen: f.rawLen + 1, codec: codecHuff0, data: f.data},
+		"raw length -1":   {rawLen: f.rawLen - 1, codec: codecHuff0, data: f.data},
+		"empty":           {rawLen: f.rawLen, codec: codecHuff0},
+	}
+	flipped := bytes.Clone(f.data)
+	flipped[len(flipped)/3] ^= 0x5a
+	cases["a byte flipped"] = frameRef{rawLen: f.rawLen, codec: codecHuff0, data: flipped}
+	for name, bad := range cases {
+		if raw, err := dec.decode(bad, nil); err == nil {
+			t.Errorf("%s: read %d bytes, no error", name, len(raw))
+		}
+	}
+}
