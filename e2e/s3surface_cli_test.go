@@ -3,12 +3,16 @@ package e2e_test
 import (
 	"bufio"
 	"context"
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/objbench/objbench/report"
 	"github.com/objbench/objbench/result"
@@ -92,10 +96,22 @@ func startServer(t *testing.T, args ...string) (env []string, endpoint string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Stopped as a user stops it (an interrupt), so it removes what it
+	// made: a server given no --cert-dir must leave no TLS files behind.
+	srv.Cancel = func() error { return srv.Process.Signal(os.Interrupt) }
+	srv.WaitDelay = 30 * time.Second
 	if err := srv.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cancel(); _ = srv.Wait() })
+	t.Cleanup(func() {
+		cancel()
+		_ = srv.Wait()
+		if ca := envValue(env, "AWS_CA_BUNDLE"); ca != "" && !slices.Contains(args, "--cert-dir") {
+			if _, err := os.Stat(filepath.Dir(ca)); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("the server left its TLS directory %s after an interrupt (%v)", filepath.Dir(ca), err)
+			}
+		}
+	})
 	sc := bufio.NewScanner(out)
 	for endpoint == "" && sc.Scan() {
 		if line := strings.TrimSpace(sc.Text()); strings.HasPrefix(line, "export ") {

@@ -66,11 +66,18 @@ func drain(t *testing.T, p *plan.Plan) []loadgen.ReplayOp {
 func TestPrepareOnlyWhatIsReadFirst(t *testing.T) {
 	path := writeLog(t,
 		"0 GET a 100", "10 GET a 100", "20 PUT b 50", "30 GET b 50", "40 STAT c 70", "50 GET gone 0 NoSuchKey", "60 DELETE d 0", "70 LIST a/ 0")
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
 	p, err := plan.New(plan.Options{Paths: []string{path}, Speed: 1, Namespace: "objbench/run/", DefaultSize: 4096})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer p.Close()
+	// The list lives in a file already unlinked: a replay killed midway
+	// leaves nothing behind.
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("%d files in TMPDIR while the plan is open (%s): a killed replay would leave them", len(left), left[0].Name())
+	}
 	objs, err := p.Prepare()
 	if err != nil {
 		t.Fatal(err)

@@ -23,9 +23,16 @@ type prepareList struct {
 	bytes int64
 }
 
+// newPrepareList makes the list's file and unlinks it at once: it is
+// read through its descriptor, so a process killed mid-run leaves
+// nothing in the temporary directory.
 func newPrepareList() (*prepareList, error) {
 	f, err := os.CreateTemp("", "objbench-replay-prepare-*")
 	if err != nil {
+		return nil, fmt.Errorf("replay: a temporary file for the objects to prepare: %w", err)
+	}
+	if err := os.Remove(f.Name()); err != nil {
+		f.Close()
 		return nil, fmt.Errorf("replay: a temporary file for the objects to prepare: %w", err)
 	}
 	return &prepareList{f: f, w: bufio.NewWriterSize(f, 1<<16)}, nil
@@ -50,28 +57,24 @@ func (l *prepareList) finish() error {
 	return nil
 }
 
-func (l *prepareList) remove() {
-	name := l.f.Name()
-	l.f.Close()
-	os.Remove(name)
-}
+func (l *prepareList) remove() { l.f.Close() }
 
 // Objects reads the list from its start, for the prepare stage
 // (loadgen.ReplayObjects); safe for concurrent use.
 type Objects struct {
 	mu  sync.Mutex
 	r   *bufio.Reader
-	f   *os.File
 	err error
 }
 
-// Prepare opens the list of objects to prepare; close it after the run.
+// Prepare opens the list of objects to prepare, read from its start
+// (pread: the writer's offset is left alone); close it after the run.
 func (p *Plan) Prepare() (*Objects, error) {
-	f, err := os.Open(p.prep.f.Name())
+	end, err := p.prep.f.Seek(0, io.SeekCurrent)
 	if err != nil {
 		return nil, err
 	}
-	return &Objects{r: bufio.NewReaderSize(f, 1<<16), f: f}, nil
+	return &Objects{r: bufio.NewReaderSize(io.NewSectionReader(p.prep.f, 0, end), 1<<16)}, nil
 }
 
 // Next is the next object to prepare.
@@ -104,5 +107,6 @@ func (o *Objects) Err() error {
 	return o.err
 }
 
-// Close closes the list.
-func (o *Objects) Close() error { return o.f.Close() }
+// Close is the end of reading (the file is the Plan's, closed by its
+// Close).
+func (o *Objects) Close() error { return nil }
