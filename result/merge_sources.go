@@ -4,13 +4,52 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"os"
+
 	"golang.org/x/sync/errgroup"
 )
 
 // Source is one result file to merge: its name and how to read it.
+// ReadInto, when set, is used instead of Read: it reads the file into buf
+// (grown as needed) and returns it, so a merge of many files reuses a
+// few buffers rather than holding each file's bytes (FileSource).
 type Source struct {
-	Name string
-	Read func() ([]byte, error)
+	Name     string
+	Read     func() ([]byte, error)
+	ReadInto func(buf []byte) ([]byte, error)
+}
+
+// FileSource is the result file at path.
+func FileSource(path string) Source {
+	return Source{Name: path, Read: func() ([]byte, error) { return os.ReadFile(path) }, ReadInto: func(buf []byte) ([]byte, error) {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		st, err := f.Stat()
+		if err != nil {
+			return nil, err
+		}
+		if int64(cap(buf)) < st.Size()+1 {
+			buf = make([]byte, 0, st.Size()+1)
+		}
+		buf = buf[:0]
+		for { // as os.ReadFile: to the end, whatever Stat said
+			n, err := f.Read(buf[len(buf):cap(buf)])
+			buf = buf[:len(buf)+n]
+			if err == io.EOF {
+				return buf, nil
+			}
+			if err != nil {
+				return nil, err
+			}
+			if len(buf) == cap(buf) {
+				buf = append(buf, 0)[:len(buf)]
+			}
+		}
+	}}
 }
 
 // MergeSources is Merge of result files read `workers` at a time. A
@@ -26,6 +65,13 @@ func MergeSources(ctx context.Context, srcs []Source, workers int) (*Run, error)
 	workers = max(workers, 1)
 	runs := make([]*Run, len(srcs))
 	packed := make([]map[[2]int]*packedSeconds, len(srcs)) // [step, stream] -> its packed seconds
+	// A file's bytes are not needed once it is decoded (its packed
+	// seconds are a copy): each reading goroutine reuses one buffer, so
+	// a merge does not allocate (and fault in) every file's bytes.
+	bufs := make(chan []byte, workers)
+	for range workers {
+		bufs <- nil
+	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(workers)
 	for i, src := range srcs {
@@ -33,7 +79,15 @@ func MergeSources(ctx context.Context, srcs []Source, workers int) (*Run, error)
 			if gctx.Err() != nil {
 				return gctx.Err()
 			}
-			b, err := src.Read()
+			var b []byte
+			var err error
+			if src.ReadInto != nil {
+				buf := <-bufs
+				b, err = src.ReadInto(buf)
+				defer func() { bufs <- b[:0] }()
+			} else {
+				b, err = src.Read()
+			}
 			if err == nil {
 				runs[i], packed[i], err = decodeForMerge(b)
 			}

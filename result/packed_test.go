@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
@@ -150,6 +152,23 @@ func TestMergeOfNewFormatEqualsMergeOfOld(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// Files read by FileSource share two buffers: nothing a merge
+		// keeps may point into a file's bytes.
+		dir := t.TempDir()
+		var files []result.Source
+		for i, d := range cur {
+			path := filepath.Join(dir, fmt.Sprintf("w%d.json", i))
+			if err := os.WriteFile(path, d, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			src := result.FileSource(path)
+			src.Name = fmt.Sprintf("w%d.json", i) // as the others are named
+			files = append(files, src)
+		}
+		fromFiles, err := result.MergeSources(context.Background(), files, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
 		var names []string
 		for i := range parts {
 			names = append(names, fmt.Sprintf("w%d.json", i))
@@ -158,7 +177,7 @@ func TestMergeOfNewFormatEqualsMergeOfOld(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for name, m := range map[string]*result.Run{"version 5 files": fromNew, "runs in memory": inMemory} {
+		for name, m := range map[string]*result.Run{"version 6 files": fromNew, "runs in memory": inMemory, "files read into shared buffers": fromFiles} {
 			a, b := fromOld.Steps[0].Streams[0], m.Steps[0].Streams[0]
 			if !reflect.DeepEqual(viewSeconds(t, a.Seconds), viewSeconds(t, b.Seconds)) {
 				t.Errorf("n=%d: %s: merged seconds differ from the merge of version 4 files", n, name)

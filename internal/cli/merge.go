@@ -110,7 +110,7 @@ func runMerge(ctx context.Context, env Env, o *mergeOptions, args []string) erro
 // s3://BUCKET/PREFIX/ is listed (and its objects downloaded) through the
 // target flags' endpoint and credentials.
 func resultSources(ctx context.Context, env Env, o *mergeOptions, args []string) ([]result.Source, error) {
-	var srcs []bucketObject
+	var srcs []result.Source
 	for _, a := range args {
 		switch st, err := os.Stat(a); {
 		case strings.HasPrefix(a, "s3://"):
@@ -118,7 +118,9 @@ func resultSources(ctx context.Context, env Env, o *mergeOptions, args []string)
 			if err != nil {
 				return nil, err
 			}
-			srcs = append(srcs, objs...)
+			for _, ob := range objs {
+				srcs = append(srcs, result.Source{Name: ob.name, Read: ob.read})
+			}
 		case err != nil:
 			return nil, inputf("%v", err)
 		case st.IsDir():
@@ -134,17 +136,13 @@ func resultSources(ctx context.Context, env Env, o *mergeOptions, args []string)
 			}
 			sort.Strings(files)
 			for _, f := range files {
-				srcs = append(srcs, bucketObject{f, func() ([]byte, error) { return os.ReadFile(f) }})
+				srcs = append(srcs, result.FileSource(f))
 			}
 		default:
-			srcs = append(srcs, bucketObject{a, func() ([]byte, error) { return os.ReadFile(a) }})
+			srcs = append(srcs, result.FileSource(a))
 		}
 	}
-	out := make([]result.Source, len(srcs))
-	for i, s := range srcs {
-		out[i] = result.Source{Name: s.name, Read: s.read}
-	}
-	return out, nil
+	return srcs, nil
 }
 
 type bucketObject struct {
