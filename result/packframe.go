@@ -127,8 +127,9 @@ func (d *frameDecoder) huff0(data, out []byte) ([]byte, error) {
 
 // frameEncoder compresses frames; one goroutine's.
 type frameEncoder struct {
-	z *zstd.Encoder
-	h huff0.Scratch
+	z      *zstd.Encoder
+	h      huff0.Scratch
+	sample []byte
 }
 
 func (e *frameEncoder) close() {
@@ -138,13 +139,22 @@ func (e *frameEncoder) close() {
 }
 
 // encode is raw compressed, and its codec: huff0 unless zstd is an
-// eighth smaller.
+// eighth smaller. zstd is tried on the whole frame only where it wins
+// that much on the frame's first 32 KiB (seconds that repeat do so
+// within it), so most frames are compressed once.
 func (e *frameEncoder) encode(raw []byte) ([]byte, byte) {
 	if e.z == nil {
 		// Options that cannot fail; the fastest level compresses these
 		// varints as well as the default.
 		e.z, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1),
 			zstd.WithEncoderCRC(true))
+	}
+	if len(raw) > 2*sampleLen {
+		e.sample = e.z.EncodeAll(raw[:sampleLen], e.sample[:0])
+		hs := e.huff0(raw[:sampleLen], e.sample[len(e.sample):])
+		if len(e.sample) >= len(hs)-len(hs)/8 {
+			return e.huff0(raw, make([]byte, 0, len(raw)/2)), codecHuff0
+		}
 	}
 	z := e.z.EncodeAll(raw, nil)
 	h := e.huff0(raw, make([]byte, 0, len(z)+len(z)/8+16))
@@ -153,6 +163,9 @@ func (e *frameEncoder) encode(raw []byte) ([]byte, byte) {
 	}
 	return h, codecHuff0
 }
+
+// sampleLen is how much of a frame decides whether zstd is tried on it.
+const sampleLen = 32 << 10
 
 // huff0 appends raw's huff0 blocks and checksum to dst.
 func (e *frameEncoder) huff0(raw, dst []byte) []byte {
