@@ -107,15 +107,27 @@ func Decode(rd io.Reader) (*Run, error) {
 // document); the stream's Packed is then cleared. An error names the step
 // and stream.
 func eachPacked(r *Run, texts [][]byte, fn func(step, stream int, s *Stream, blob []byte) error) error {
+	return eachPackedText(r, texts, func(step, stream int, s *Stream, text []byte, _ int) error {
+		blob, err := decodeBase64(text, nil)
+		if err != nil {
+			return err
+		}
+		return fn(step, stream, s, blob)
+	})
+}
+
+// eachPackedText calls fn with each packed stream's base64 text and the
+// index of its cut string (-1: the field held the text itself).
+func eachPackedText(r *Run, texts [][]byte, fn func(step, stream int, s *Stream, text []byte, k int) error) error {
 	for k := range r.Steps {
 		for j := range r.Steps[k].Streams {
 			s := &r.Steps[k].Streams[j]
 			if s.Packed == "" {
 				continue
 			}
-			blob, err := packedBlob(s.Packed, texts)
+			text, idx, err := packedText(s.Packed, texts)
 			if err == nil {
-				err = fn(k, j, s, blob)
+				err = fn(k, j, s, text, idx)
 			}
 			if err != nil {
 				return fmt.Errorf("step %d stream %s: %w", k+1, s.Name, err)
@@ -160,19 +172,25 @@ func DecodeBytes(doc []byte) (*Run, error) {
 // decodeMeta reads a document with its packed seconds cut out (streams'
 // Packed refer to texts) and checks its version.
 func decodeMeta(doc []byte) (*Run, [][]byte, error) {
-	meta, texts := cutPacked(doc)
+	r, texts, _, err := decodeMetaAt(doc)
+	return r, texts, err
+}
+
+// decodeMetaAt is decodeMeta, and where each cut string begins in doc.
+func decodeMetaAt(doc []byte) (*Run, [][]byte, []int, error) {
+	meta, texts, offs := cutPackedAt(doc)
 	var r Run
 	if err := json.NewDecoder(bytes.NewReader(meta)).Decode(&r); err != nil {
-		return nil, nil, fmt.Errorf("not an objbench result file: %w", err)
+		return nil, nil, nil, fmt.Errorf("not an objbench result file: %w", err)
 	}
 	switch {
 	case r.Schema == 0:
-		return nil, nil, errors.New("not an objbench result file (no schema version)")
+		return nil, nil, nil, errors.New("not an objbench result file (no schema version)")
 	case r.Schema < 0 || r.Schema > Version:
-		return nil, nil, fmt.Errorf("result schema %d is newer than this objbench understands (%d): upgrade objbench", r.Schema, Version)
+		return nil, nil, nil, fmt.Errorf("result schema %d is newer than this objbench understands (%d): upgrade objbench", r.Schema, Version)
 	}
 	for i := range r.Steps {
 		r.Steps[i].NameStreams() // files written before streams that share a name were told apart
 	}
-	return &r, texts, nil
+	return &r, texts, offs, nil
 }

@@ -100,22 +100,29 @@ func atPackedPath(s []jsonLevel) bool {
 // cutPacked is doc with each packed string replaced by "#k", and the
 // strings' base64 text (views into doc).
 func cutPacked(doc []byte) ([]byte, [][]byte) {
+	meta, texts, _ := cutPackedAt(doc)
+	return meta, texts
+}
+
+// cutPackedAt is cutPacked, and where each text begins in doc.
+func cutPackedAt(doc []byte) ([]byte, [][]byte, []int) {
 	spans := packedSpans(doc)
 	if len(spans) == 0 {
-		return doc, nil
+		return doc, nil, nil
 	}
 	meta := make([]byte, 0, len(doc)-totalLen(spans)+8*len(spans))
 	texts := make([][]byte, len(spans))
+	offs := make([]int, len(spans))
 	last := 0
 	for k, sp := range spans {
 		meta = append(meta, doc[last:sp[0]]...)
 		meta = append(meta, `"#`...)
 		meta = strconv.AppendInt(meta, int64(k), 10)
 		meta = append(meta, '"')
-		texts[k] = doc[sp[0]+1 : sp[1]-1]
+		texts[k], offs[k] = doc[sp[0]+1:sp[1]-1], sp[0]+1
 		last = sp[1]
 	}
-	return append(meta, doc[last:]...), texts
+	return append(meta, doc[last:]...), texts, offs
 }
 
 func totalLen(spans [][2]int) int {
@@ -126,24 +133,41 @@ func totalLen(spans [][2]int) int {
 	return n
 }
 
-// packedBlob is the packed seconds a stream's seconds_packed field
-// refers to: "#k", the k-th cut string, or base64 text itself.
-func packedBlob(field string, texts [][]byte) ([]byte, error) {
-	text := []byte(field)
+// packedText is the base64 text a stream's seconds_packed field refers
+// to: "#k", the k-th cut string (and k), or the field itself (k -1).
+func packedText(field string, texts [][]byte) ([]byte, int, error) {
 	if ref, ok := strings.CutPrefix(field, "#"); ok {
 		k, err := strconv.Atoi(ref)
 		if err != nil || k < 0 || k >= len(texts) {
-			return nil, fmt.Errorf("%w: %s refers to nothing", errPackedSeconds, packedKey)
+			return nil, 0, fmt.Errorf("%w: %s refers to nothing", errPackedSeconds, packedKey)
 		}
-		text = texts[k]
+		return texts[k], k, nil
 	}
-	// segmentio/asm decodes with AVX2 where the CPU has it: 15 times
-	// encoding/base64's speed on a worker file's seconds (a tenth of a
-	// 100-worker merge's CPU before).
-	blob := make([]byte, asmbase64.StdEncoding.DecodedLen(len(text)))
-	n, err := asmbase64.StdEncoding.Decode(blob, text)
+	return []byte(field), -1, nil
+}
+
+// packedBlob is the packed seconds a stream's seconds_packed field
+// refers to: "#k", the k-th cut string, or base64 text itself.
+func packedBlob(field string, texts [][]byte) ([]byte, error) {
+	text, _, err := packedText(field, texts)
+	if err != nil {
+		return nil, err
+	}
+	return decodeBase64(text, nil)
+}
+
+// decodeBase64 is text decoded, into buf when it has room. segmentio/asm
+// decodes with AVX2 where the CPU has it: 15 times encoding/base64's
+// speed on a worker file's seconds (a tenth of a 100-worker merge's CPU
+// before).
+func decodeBase64(text, buf []byte) ([]byte, error) {
+	n := asmbase64.StdEncoding.DecodedLen(len(text))
+	if cap(buf) < n {
+		buf = make([]byte, n)
+	}
+	n, err := asmbase64.StdEncoding.Decode(buf[:n], text)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errPackedSeconds, err)
 	}
-	return blob[:n], nil
+	return buf[:n], nil
 }

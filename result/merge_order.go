@@ -221,7 +221,7 @@ func newInputCursor(in *input, dec *frameDecoder, from int64) *inputCursor {
 		for f+1 < len(in.ps.frames) && centerSecond(in.ps.frames[f+1].first, in.shift) < from {
 			f++
 		}
-		c.ps = &packedSeconds{ops: in.ps.ops, classes: in.ps.classes, last: in.ps.last, frames: in.ps.frames, next: f}
+		c.ps = &packedSeconds{ops: in.ps.ops, classes: in.ps.classes, last: in.ps.last, frames: in.ps.frames, next: f, lazy: in.ps.lazy}
 	}
 	c.skipTo(from)
 	return c

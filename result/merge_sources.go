@@ -12,17 +12,28 @@ import (
 
 // Source is one result file to merge: its name and how to read it.
 // ReadInto, when set, is used instead of Read: it reads the file into buf
-// (grown as needed) and returns it, so a merge of many files reuses a
-// few buffers rather than holding each file's bytes (FileSource).
+// (grown as needed) and returns it; with ReadAt as well (a range of the
+// file, again), the merge keeps none of the file's bytes but reads each
+// frame of its packed seconds when it gets to it (FileSource): memory
+// for a frame a file, not for every file's seconds.
 type Source struct {
 	Name     string
 	Read     func() ([]byte, error)
 	ReadInto func(buf []byte) ([]byte, error)
+	ReadAt   func(p []byte, off int64) (int, error)
 }
 
 // FileSource is the result file at path.
 func FileSource(path string) Source {
-	return Source{Name: path, Read: func() ([]byte, error) { return os.ReadFile(path) }, ReadInto: func(buf []byte) ([]byte, error) {
+	readAt := func(p []byte, off int64) (int, error) {
+		f, err := os.Open(path)
+		if err != nil {
+			return 0, err
+		}
+		defer f.Close()
+		return f.ReadAt(p, off)
+	}
+	return Source{Name: path, Read: func() ([]byte, error) { return os.ReadFile(path) }, ReadAt: readAt, ReadInto: func(buf []byte) ([]byte, error) {
 		f, err := os.Open(path)
 		if err != nil {
 			return nil, err
@@ -66,11 +77,13 @@ func MergeSources(ctx context.Context, srcs []Source, workers int) (*Run, error)
 	runs := make([]*Run, len(srcs))
 	packed := make([]map[[2]int]*packedSeconds, len(srcs)) // [step, stream] -> its packed seconds
 	// A file's bytes are not needed once it is decoded (its packed
-	// seconds are a copy): each reading goroutine reuses one buffer, so
-	// a merge does not allocate (and fault in) every file's bytes.
-	bufs := make(chan []byte, workers)
+	// seconds are a copy, or read again frame by frame): each reading
+	// goroutine reuses its buffers, so a merge does not allocate (and
+	// fault in) every file's bytes.
+	type scratch struct{ doc, blob []byte }
+	bufs := make(chan *scratch, workers)
 	for range workers {
-		bufs <- nil
+		bufs <- &scratch{}
 	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(workers)
@@ -79,17 +92,24 @@ func MergeSources(ctx context.Context, srcs []Source, workers int) (*Run, error)
 			if gctx.Err() != nil {
 				return gctx.Err()
 			}
-			var b []byte
 			var err error
 			if src.ReadInto != nil {
-				buf := <-bufs
-				b, err = src.ReadInto(buf)
-				defer func() { bufs <- b[:0] }()
+				sc := <-bufs
+				defer func() { bufs <- sc }()
+				var b []byte
+				if b, err = src.ReadInto(sc.doc[:0]); err == nil {
+					sc.doc = b
+					var lazy *lazyBlob
+					if src.ReadAt != nil {
+						lazy = &lazyBlob{name: src.Name, readAt: src.ReadAt}
+					}
+					runs[i], packed[i], err = decodeForMerge(b, lazy, &sc.blob)
+				}
 			} else {
-				b, err = src.Read()
-			}
-			if err == nil {
-				runs[i], packed[i], err = decodeForMerge(b)
+				var b []byte
+				if b, err = src.Read(); err == nil {
+					runs[i], packed[i], err = decodeForMerge(b, nil, nil)
+				}
 			}
 			if err != nil {
 				return fmt.Errorf("%s: %w", src.Name, err)
@@ -115,17 +135,37 @@ func MergeSources(ctx context.Context, srcs []Source, workers int) (*Run, error)
 
 // decodeForMerge reads a file for a merge: a version-5 file with its
 // seconds left packed (its streams' totals are computed as the merge reads
-// them), an older one whole.
-func decodeForMerge(doc []byte) (*Run, map[[2]int]*packedSeconds, error) {
-	r, texts, err := decodeMeta(doc)
+// them), an older one whole. With lazy (where doc can be read again),
+// the packed seconds are decoded into *blob only to find their frames,
+// whose bytes are read again when the merge gets to them; without, each
+// stream keeps its blob.
+func decodeForMerge(doc []byte, lazy *lazyBlob, blob *[]byte) (*Run, map[[2]int]*packedSeconds, error) {
+	r, texts, offs, err := decodeMetaAt(doc)
 	if err != nil {
 		return nil, nil, err
 	}
 	var packed map[[2]int]*packedSeconds
-	err = eachPacked(r, texts, func(k, j int, s *Stream, blob []byte) error {
-		ps, err := openPacked(blob)
+	err = eachPackedText(r, texts, func(k, j int, s *Stream, text []byte, idx int) error {
+		var buf []byte
+		if lazy != nil && idx >= 0 {
+			buf = *blob
+		}
+		b, err := decodeBase64(text, buf)
 		if err != nil {
 			return err
+		}
+		ps, err := openPacked(b)
+		if err != nil {
+			return err
+		}
+		if lazy != nil && idx >= 0 {
+			*blob = b
+			l := *lazy
+			l.textOff, l.textLen = int64(offs[idx]), len(text)
+			ps.lazy = &l
+			for f := range ps.frames {
+				ps.frames[f].data = nil
+			}
 		}
 		if packed == nil {
 			packed = map[[2]int]*packedSeconds{}

@@ -31,8 +31,9 @@ const (
 
 // frameDecoder decodes frames; one goroutine's.
 type frameDecoder struct {
-	z *zstd.Decoder // made at the first zstd frame
-	h huff0.Scratch
+	z           *zstd.Decoder // made at the first zstd frame
+	h           huff0.Scratch
+	text, coded []byte // a lazy frame's base64 text and bytes (lazy.go)
 }
 
 // newDecoder is a decoder for packed frames: one goroutine's, it starts

@@ -2,10 +2,12 @@ package result
 
 import (
 	"bytes"
+	"encoding/base64"
 	"math"
 	"math/rand/v2"
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -115,6 +117,47 @@ func TestHuff0FrameCorrupt(t *testing.T) {
 	for name, bad := range cases {
 		if raw, err := dec.decode(bad, nil); err == nil {
 			t.Errorf("%s: read %d bytes, no error", name, len(raw))
+		}
+	}
+}
+
+// A merge reads each frame of a file again when it gets to it: a file
+// that changed meanwhile (cut short, or other bytes) is an error naming
+// it, never a panic or other numbers.
+func TestLazyFramesOfAChangedFile(t *testing.T) {
+	var p packer
+	defer p.close()
+	blob, err := p.pack(latencySeconds(300, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := []byte(`{"x": "` + base64.StdEncoding.EncodeToString(blob) + `"}`)
+	textOff, textLen := int64(7), len(doc)-9
+	ps, err := openPacked(blob)
+	if err != nil || len(ps.frames) < 2 {
+		t.Fatalf("%d frames, %v", len(ps.frames), err)
+	}
+	dec := newDecoder()
+	defer dec.Close()
+	read := func(file []byte) func([]byte, int64) (int, error) {
+		return func(b []byte, off int64) (int, error) { return bytes.NewReader(file).ReadAt(b, off) }
+	}
+	for _, f := range ps.frames { // the file as it was: each frame's bytes
+		l := &lazyBlob{name: "w.json", readAt: read(doc), textOff: textOff, textLen: textLen}
+		got, err := l.fetch(f.off, f.size, dec)
+		if err != nil || !bytes.Equal(got, f.data) {
+			t.Fatalf("frame at %d: %v", f.off, err)
+		}
+	}
+	last := ps.frames[len(ps.frames)-1]
+	cut := doc[:len(doc)-200]
+	changed := bytes.Clone(doc)
+	changed[textOff+int64(last.off*4/3)+40] = '!'
+	for name, file := range map[string][]byte{"cut short": cut, "a character changed": changed} {
+		l := &lazyBlob{name: "w.json", readAt: read(file), textOff: textOff, textLen: textLen}
+		_, err := l.fetch(last.off, last.size, dec)
+		if err == nil || !strings.Contains(err.Error(), "w.json") {
+			t.Errorf("%s: %v, want an error naming the file", name, err)
 		}
 	}
 }

@@ -16,15 +16,19 @@ type packedSeconds struct {
 	last         int64 // the last second's T
 	frames       []frameRef
 	next         int // the frame nextFrame decodes
+	// lazy, when set, is where the frames' bytes are read from as they
+	// are needed (their data is nil): a merge's files (lazy.go).
+	lazy *lazyBlob
 }
 
 // frameRef is one frame: the T of its first second, its raw length and
 // its bytes as its codec left them.
 type frameRef struct {
-	first  int64
-	rawLen int
-	data   []byte
-	codec  byte
+	first     int64
+	rawLen    int
+	data      []byte
+	codec     byte
+	off, size int // where data lies in the blob
 }
 
 func openPacked(blob []byte) (*packedSeconds, error) {
@@ -52,7 +56,8 @@ func openPacked(blob []byte) (*packedSeconds, error) {
 			len(ps.frames) > 0 && first < ps.frames[len(ps.frames)-1].first {
 			return nil, fmt.Errorf("%w: frame header", errPackedSeconds)
 		}
-		ps.frames = append(ps.frames, frameRef{first: first, rawLen: int(rawLen), data: c.b[c.i : c.i+int(size)], codec: codec})
+		ps.frames = append(ps.frames, frameRef{first: first, rawLen: int(rawLen), data: c.b[c.i : c.i+int(size)], codec: codec,
+			off: c.i, size: int(size)})
 		c.i += int(size)
 	}
 	return ps, nil
@@ -65,6 +70,12 @@ func (ps *packedSeconds) nextFrame(dec *frameDecoder, buf []byte) ([]byte, error
 	}
 	f := ps.frames[ps.next]
 	ps.next++
+	if ps.lazy != nil {
+		var err error
+		if f.data, err = ps.lazy.fetch(f.off, f.size, dec); err != nil {
+			return nil, err
+		}
+	}
 	return dec.decode(f, buf)
 }
 
