@@ -8,6 +8,7 @@ import (
 	"github.com/objbench/objbench/distributed"
 	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/storage"
+	"github.com/objbench/objbench/storage/retry"
 	"github.com/objbench/objbench/workload"
 )
 
@@ -18,13 +19,13 @@ import (
 // sweep that lists the run's prefixes again and deletes what is left.
 // What still remains after that is recorded: the run did not clean up.
 
-// cleanupTries bounds the tries of one listing or delete (waits of 50 ms
-// doubling: 1.55 s in all).
+// cleanupTries bounds the tries of one listing or delete (retry.Backoff's
+// waits, 100 ms doubling: about 2.3 s in all).
 const cleanupTries = 6
 
-// retryTransient is storage.RetryTransient with cleanup's tries.
+// retryTransient is retry.Do with cleanup's tries.
 func retryTransient(ctx context.Context, fn func() error) error {
-	return storage.RetryTransient(ctx, cleanupTries, fn)
+	return retry.Do(ctx, retry.Around(cleanupTries), fn)
 }
 
 // deleteKey deletes key, tried again while it fails transiently; a key

@@ -9,6 +9,7 @@ import (
 	"github.com/objbench/objbench/loadgen"
 	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/storage"
+	"github.com/objbench/objbench/storage/retry"
 	"github.com/objbench/objbench/workload"
 )
 
@@ -33,7 +34,7 @@ func TestCleanupOutlastsABusyStore(t *testing.T) {
 		t.Errorf("cleaned up %v, note %q", out.CleanedUp, out.CleanupNote)
 	}
 	var left []string
-	if err := storage.RetryTransient(ctx, 20, func() (err error) {
+	if err := retry.Do(ctx, retry.Around(20), func() (err error) {
 		left, err = storage.KeysUnder(ctx, st, ns)
 		return err
 	}); err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/s3server"
 	"github.com/objbench/objbench/storage"
+	"github.com/objbench/objbench/storage/retry"
 	"github.com/objbench/objbench/storage/fs"
 	"github.com/objbench/objbench/storage/s3"
 	"github.com/objbench/objbench/workload"
@@ -219,7 +220,7 @@ func where(c TargetConfig) string {
 func checkBucket(ctx context.Context, c TargetConfig, st *s3.Store) error {
 	at := where(c)
 	var ok bool
-	err := storage.RetryTransient(ctx, 4, func() (err error) { // a store busy for a moment is not unreachable
+	err := retry.Do(ctx, retry.Around(4), func() (err error) { // a store busy for a moment is not unreachable
 		ok, err = st.BucketExists(ctx)
 		return err
 	})

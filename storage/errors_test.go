@@ -71,34 +71,6 @@ func TestTransient(t *testing.T) {
 	}
 }
 
-func TestRetryTransient(t *testing.T) {
-	busy := &storage.StatusError{StatusCode: 503, Code: "SlowDown"}
-	for _, c := range []struct {
-		name      string
-		fails     []error // what each call returns, then nil
-		tries     int
-		wantCalls int
-		wantErr   error
-	}{
-		{"succeeds at once", nil, 4, 1, nil},
-		{"busy twice, then done", []error{busy, busy}, 4, 3, nil},
-		{"busy throughout", []error{busy, busy, busy, busy, busy}, 3, 3, busy},
-		{"denied is final", []error{storage.ErrAccessDenied, busy}, 4, 1, storage.ErrAccessDenied},
-	} {
-		calls := 0
-		err := storage.RetryTransient(context.Background(), c.tries, func() error {
-			calls++
-			if calls <= len(c.fails) {
-				return c.fails[calls-1]
-			}
-			return nil
-		})
-		if calls != c.wantCalls || err != c.wantErr {
-			t.Errorf("%s: %d calls, err %v; want %d, %v", c.name, calls, err, c.wantCalls, c.wantErr)
-		}
-	}
-}
-
 // A file's errno satisfies net.Error as well: a full disk is an I/O error,
 // not a connection failure.
 func TestFileErrorsAreIOErrors(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/objbench/objbench/internal/spill"
 	"github.com/objbench/objbench/storage"
+	"github.com/objbench/objbench/storage/retry"
 )
 
 // Cleaned is what Clean did (or, dry, would do) under a prefix.
@@ -103,7 +104,7 @@ func clean(ctx context.Context, st storage.Store, prefix string, dry bool, tmp s
 			continue
 		}
 		if !dry {
-			if err := storage.RetryTransient(ctx, 6, func() error { return st.Delete(ctx, m) }); err != nil && !errors.Is(err, storage.ErrNotFound) {
+			if err := retry.Do(ctx, retry.Around(6), func() error { return st.Delete(ctx, m) }); err != nil && !errors.Is(err, storage.ErrNotFound) {
 				failed = append(failed, fmt.Errorf("delete manifest %s: %w", m, err))
 			}
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/objbench/objbench/internal/spill"
 	"github.com/objbench/objbench/storage"
+	"github.com/objbench/objbench/storage/retry"
 )
 
 // sift merges the manifests' records (in key order) with a listing of the
@@ -160,7 +161,7 @@ func deleteBatch(ctx context.Context, st storage.Store, batch [][]spill.Record, 
 	if !ok || len(batch) == 1 {
 		for _, grp := range batch {
 			key := grp[0].Key
-			err := storage.RetryTransient(ctx, 6, func() error { return st.Delete(ctx, key) })
+			err := retry.Do(ctx, retry.Around(6), func() error { return st.Delete(ctx, key) })
 			if err != nil && !errors.Is(err, storage.ErrNotFound) {
 				fail(grp, fmt.Errorf("delete %s: %w", key, err))
 			}
@@ -172,7 +173,7 @@ func deleteBatch(ctx context.Context, st storage.Store, batch [][]spill.Record, 
 		ids[i] = storage.ObjectID{Key: grp[0].Key}
 	}
 	var refused []storage.DeleteError
-	err := storage.RetryTransient(ctx, 6, func() error {
+	err := retry.Do(ctx, retry.Around(6), func() error {
 		var err error
 		refused, err = bd.DeleteObjects(ctx, ids)
 		return err

@@ -14,6 +14,7 @@ import (
 
 	"github.com/objbench/objbench/internal/spill"
 	"github.com/objbench/objbench/storage"
+	"github.com/objbench/objbench/storage/retry"
 )
 
 // ManifestSuffix ends the folder beside an upload's prefix that holds its
@@ -90,7 +91,7 @@ func WriteManifest(ctx context.Context, st storage.Store, p *Plan, res *Result, 
 	}
 	first = append(first, '\n')
 	key := ManifestDir(p.Prefix) + runID + ".jsonl"
-	err = storage.RetryTransient(ctx, 6, func() error {
+	err = retry.Do(ctx, retry.Around(6), func() error {
 		body := io.MultiReader(bytes.NewReader(first), io.NewSectionReader(f, 0, keys))
 		_, err := st.Put(ctx, key, body, int64(len(first))+keys, storage.PutOptions{})
 		return err

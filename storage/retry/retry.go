@@ -88,6 +88,14 @@ var _ storage.Store = (*Store)(nil)
 // New wraps st. The result is a storage.Multiparter, with its multipart
 // ops retried too, exactly when st is one.
 func New(st storage.Store, p Policy) storage.Store {
+	s := &Store{st: st, p: p.withDefaults()}
+	if mp, ok := st.(storage.Multiparter); ok {
+		return &multipartStore{Store: s, mp: mp}
+	}
+	return s
+}
+
+func (p Policy) withDefaults() Policy {
 	if p.Retries == 0 {
 		p.Retries = DefaultRetries
 	}
@@ -97,11 +105,24 @@ func New(st storage.Store, p Policy) storage.Store {
 	if p.Retryable == nil {
 		p.Retryable = Retryable
 	}
-	s := &Store{st: st, p: p}
-	if mp, ok := st.(storage.Multiparter); ok {
-		return &multipartStore{Store: s, mp: mp}
+	return p
+}
+
+// Do calls fn until it succeeds, fails for good, runs out of retries or
+// ctx ends, as p says, and returns fn's last error.
+func Do(ctx context.Context, p Policy, fn func() error) error {
+	return run(ctx, p.withDefaults(), "", "", nil, fn, nil)
+}
+
+// Around is the policy for the requests around a measurement (bucket
+// checks, cleanup's listings and deletes; never measured ops, which
+// count every failure): tries attempts in all, retrying only what
+// storage.Transient says may pass.
+func Around(tries int) Policy {
+	if tries <= 1 {
+		return Policy{Retries: -1, Retryable: storage.Transient}
 	}
-	return s
+	return Policy{Retries: tries - 1, Retryable: storage.Transient}
 }
 
 // Unwrap returns the wrapped store.
@@ -114,22 +135,30 @@ func (s *Store) Retries() int64 { return s.retries.Load() }
 // or ctx ends. rewind, called before each retry, says whether the op can
 // be repeated (and prepares it to be); nil means it always can.
 func (s *Store) do(ctx context.Context, op, key string, rewind func() bool, attempt func() error) error {
+	return run(ctx, s.p, op, key, rewind, attempt, &s.retries)
+}
+
+// run is Do and Store.do: p has its defaults; retries (unless nil)
+// counts the retries made.
+func run(ctx context.Context, p Policy, op, key string, rewind func() bool, attempt func() error, retries *atomic.Int64) error {
 	for n := 1; ; n++ {
 		start := time.Now()
 		err := attempt()
 		if err == nil {
-			if s.p.OnSuccess != nil {
-				s.p.OnSuccess(op, key, time.Since(start))
+			if p.OnSuccess != nil {
+				p.OnSuccess(op, key, time.Since(start))
 			}
 			return nil
 		}
-		if n > s.p.Retries || ctx.Err() != nil || !s.p.Retryable(err) || (rewind != nil && !rewind()) {
+		if n > p.Retries || ctx.Err() != nil || !p.Retryable(err) || (rewind != nil && !rewind()) {
 			return err
 		}
-		wait := s.p.Backoff(n)
-		s.retries.Add(1)
-		if s.p.OnRetry != nil {
-			s.p.OnRetry(Retry{Op: op, Key: key, Attempt: n, Err: err, Wait: wait})
+		wait := p.Backoff(n)
+		if retries != nil {
+			retries.Add(1)
+		}
+		if p.OnRetry != nil {
+			p.OnRetry(Retry{Op: op, Key: key, Attempt: n, Err: err, Wait: wait})
 		}
 		t := time.NewTimer(wait)
 		select {

@@ -346,3 +346,39 @@ func TestBackoffBounds(t *testing.T) {
 		}
 	}
 }
+
+// Around's policy, for the requests around a measurement: a store busy
+// for a moment is tried again, up to the tries given; what will not
+// change (access denied) is not.
+func TestDoAround(t *testing.T) {
+	busy := &storage.StatusError{StatusCode: 503, Code: "SlowDown"}
+	notImpl := &storage.StatusError{StatusCode: 501, Code: "NotImplemented"}
+	for _, c := range []struct {
+		name      string
+		fails     []error // what each call returns, then nil
+		tries     int
+		wantCalls int
+		wantErr   error
+	}{
+		{"succeeds at once", nil, 4, 1, nil},
+		{"busy twice, then done", []error{busy, busy}, 4, 3, nil},
+		{"busy throughout", []error{busy, busy, busy, busy, busy}, 3, 3, busy},
+		{"one try", []error{busy}, 1, 1, busy},
+		{"denied is final", []error{storage.ErrAccessDenied, busy}, 4, 1, storage.ErrAccessDenied},
+		{"not implemented is final", []error{notImpl, busy}, 4, 1, notImpl},
+	} {
+		calls := 0
+		p := retry.Around(c.tries)
+		p.Backoff = func(int) time.Duration { return time.Millisecond }
+		err := retry.Do(context.Background(), p, func() error {
+			calls++
+			if calls <= len(c.fails) {
+				return c.fails[calls-1]
+			}
+			return nil
+		})
+		if calls != c.wantCalls || err != c.wantErr {
+			t.Errorf("%s: %d calls, err %v; want %d, %v", c.name, calls, err, c.wantCalls, c.wantErr)
+		}
+	}
+}
