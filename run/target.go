@@ -11,8 +11,8 @@ import (
 	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/s3server"
 	"github.com/objbench/objbench/storage"
-	"github.com/objbench/objbench/storage/retry"
 	"github.com/objbench/objbench/storage/fs"
+	"github.com/objbench/objbench/storage/retry"
 	"github.com/objbench/objbench/storage/s3"
 	"github.com/objbench/objbench/workload"
 )
