@@ -2,6 +2,7 @@ package s3
 
 import (
 	"bufio"
+	"io"
 	"net"
 	"net/http"
 	"sync"
@@ -70,6 +71,33 @@ type directConn struct {
 	lastUsed time.Time
 	w        connWatch  // the request context's end interrupts I/O (directwatch.go)
 	pend     pendingGet // its GET sent by StartGet (directsplit.go)
+	// fs sends large bodies' payload pieces with sendfile(2), made at
+	// the first one; noFiles: c cannot (TLS).
+	fs      *fileSender
+	noFiles bool
+}
+
+// sendfileMin is the smallest body c.bodyWriter sends from files: below
+// it, the head and the body go out in one write(2) from the connection's
+// buffer, where sendfile(2) would take a second system call.
+const sendfileMin = directBufSize
+
+// bodyWriter is what req's body is written into after its head in bw:
+// the connection's file sender when the body is large and c is plain TCP
+// (a payload Reader then hands it pieces of its block's memfd; any other
+// body just writes through it into bw), else bw itself.
+func (c *directConn) bodyWriter(bw *bufio.Writer, req *http.Request, counts *connCounts) io.Writer {
+	if req.ContentLength < sendfileMin || c.noFiles {
+		return bw
+	}
+	if c.fs == nil {
+		if c.fs = newFileSender(c.nc, &counts.fileBytes); c.fs == nil {
+			c.noFiles = true
+			return bw
+		}
+	}
+	c.fs.bw = bw
+	return c.fs
 }
 
 // roundTrip sends req and returns the response with its head read. A
@@ -152,7 +180,10 @@ func (t *directTransport) write(c *directConn, req *http.Request, ph *storage.Ph
 	}
 	sendStart := time.Now()
 	bw := getWriter(c.nc)
-	err = writeRequest(bw, req)
+	err = writeRequest(bw, c.bodyWriter(bw, req, t.counts), req)
+	if c.fs != nil {
+		c.fs.bw = nil
+	}
 	putWriter(bw) // flushed, or the connection is given up
 	if err != nil {
 		return sent, deadline, err

@@ -39,3 +39,6 @@ func SetSendBuffer(s *Store, n int) {
 func PresignAt(s *Store, key string, expiry time.Duration, at time.Time) (string, error) {
 	return s.presignAt(context.Background(), key, expiry, at)
 }
+
+// FileBytes is how many body bytes s sent with sendfile(2).
+func FileBytes(s *Store) uint64 { return s.counts.fileBytes.Load() }
