@@ -3,8 +3,11 @@ package s3_test
 import (
 	"context"
 	"fmt"
+	"io"
+	"net"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/objbench/objbench/internal/testenv"
 	pl "github.com/objbench/objbench/payload"
@@ -109,5 +112,102 @@ func TestPayloadPutsArriveWhole(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// A multipart upload's parts, each a payload Reader reset at its offset
+// in the object (as loadgen sends them), go out with sendfile and make up
+// the whole object, checked byte for byte against the embedded server
+// and MinIO.
+func TestPayloadPartsArriveWhole(t *testing.T) {
+	emb := startEmbedded(t, "parts")
+	m := testenv.StartMinIO(t)
+	b, err := pl.NewBlock(1<<20, 7, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const part, size = 5 << 20, 11<<20 + 12345 // MinIO's smallest part; the last one short
+	const seed = 99
+	for name, c := range map[string]s3.Config{
+		"embedded": {Endpoint: emb.Endpoint(), AccessKey: emb.AccessKey(), SecretKey: emb.SecretKey()},
+		"minio":    {Endpoint: m.Endpoint, AccessKey: m.AccessKey, SecretKey: m.SecretKey},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c.Bucket = "parts"
+			s := connect(t, c)
+			ctx := context.Background()
+			if err := s.CreateBucket(ctx); err != nil {
+				t.Fatal(err)
+			}
+			id, err := s.CreateMultipart(ctx, "mp")
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := pl.NewReader(b)
+			var parts []storage.Part
+			before := s3.FileBytes(s)
+			for n, off := 1, int64(0); off < size; n++ {
+				k := min(part, size-off)
+				r.ResetAt(seed, off, k)
+				p, err := s.UploadPart(ctx, "mp", id, n, r, k, storage.PutOptions{})
+				if err != nil {
+					t.Fatalf("part %d: %v", n, err)
+				}
+				parts = append(parts, p)
+				off += k
+			}
+			if _, err := s.CompleteMultipart(ctx, "mp", id, parts); err != nil {
+				t.Fatal(err)
+			}
+			if got, want := s3.FileBytes(s)-before, fromFiles("direct", false, false, size); got != want {
+				t.Errorf("%d bytes of the parts sent with sendfile, want %d", got, want)
+			}
+			checkPayload(t, s, pl.NewVerifier(b), "mp", seed, size)
+		})
+	}
+}
+
+// A server that closes the connection part-way through a large body
+// ends the PUT with an error, well before the request's deadline: the
+// sendfile fails as a write does and does not wait on the dead socket.
+func TestPayloadPutServerClosesMidBody(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	const readFirst = 1 << 20
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			// Read the head and a MiB of the body, then hang up with
+			// unread bytes queued: the client's socket is reset.
+			_, _ = io.CopyN(io.Discard, c, readFirst)
+			c.Close()
+		}
+	}()
+	s := newStore(t, "http://"+l.Addr().String())
+	b, err := pl.NewBlock(1<<20, 3, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := pl.NewReader(b)
+	const size = 256 << 20 // far more than the socket buffers hold
+	r.Reset(1, size)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, err = s.Put(ctx, "k", r, size, storage.PutOptions{})
+	if err == nil || ctx.Err() != nil {
+		t.Fatalf("PUT to a server that hung up: %v (context: %v), want the connection's error before the deadline", err, ctx.Err())
+	}
+	sent := s3.FileBytes(s)
+	if runtime.GOOS == "linux" && (sent == 0 || sent >= size) {
+		t.Errorf("%d bytes sent with sendfile before the failure, want some and not all %d", sent, size)
+	}
+	if c := s.Connections(); c.Opened != 1 {
+		t.Errorf("connections: %+v, want the one, not retried", c)
 	}
 }
