@@ -16,7 +16,8 @@ import (
 	"github.com/objbench/objbench/storage/s3"
 )
 
-// sendfileMin mirrors the transport's threshold (directBufSize).
+// sendfileMin is the threshold the tests set (s3.SetSendfileMin): small,
+// so bodies on both sides of it and of a small block's wrap are cheap.
 const sendfileMin = 16 << 10
 
 // fromFiles is how many of size body bytes a PUT should send with
@@ -98,6 +99,7 @@ func TestPayloadPutsArriveWhole(t *testing.T) {
 				c := tg.c
 				c.Bucket, c.HTTPClient = "files", client
 				s := connect(t, c)
+				s3.SetSendfileMin(s, sendfileMin)
 				if err := s.CreateBucket(context.Background()); err != nil {
 					t.Fatal(err)
 				}
@@ -135,6 +137,7 @@ func TestPayloadPartsArriveWhole(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			c.Bucket = "parts"
 			s := connect(t, c)
+			s3.SetSendfileMin(s, sendfileMin)
 			ctx := context.Background()
 			if err := s.CreateBucket(ctx); err != nil {
 				t.Fatal(err)
@@ -190,6 +193,7 @@ func TestPayloadPutServerClosesMidBody(t *testing.T) {
 		}
 	}()
 	s := newStore(t, "http://"+l.Addr().String())
+	s3.SetSendfileMin(s, sendfileMin)
 	b, err := pl.NewBlock(1<<20, 3, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -209,5 +213,26 @@ func TestPayloadPutServerClosesMidBody(t *testing.T) {
 	}
 	if c := s.Connections(); c.Opened != 1 {
 		t.Errorf("connections: %+v, want the one, not retried", c)
+	}
+}
+
+// By default only bodies of 32 MiB and more go out with sendfile: below
+// that write(2) costs the client less (docs/design-notes.md, "Large PUTs").
+func TestSendfileDefaultThreshold(t *testing.T) {
+	emb := startEmbedded(t, "threshold")
+	s := connect(t, s3.Config{Endpoint: emb.Endpoint(), Bucket: "threshold", AccessKey: emb.AccessKey(), SecretKey: emb.SecretKey()})
+	b, err := pl.NewBlock(1<<20, 11, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, v := pl.NewReader(b), pl.NewVerifier(b)
+	for i, size := range []int64{32<<20 - 1, 32 << 20} {
+		key := fmt.Sprint(size)
+		var want uint64
+		if size >= 32<<20 {
+			want = fromFiles("direct", false, false, size)
+		}
+		putPayload(t, s, r, key, uint64(i+1), size, storage.PutOptions{}, want)
+		checkPayload(t, s, v, key, uint64(i+1), size)
 	}
 }
