@@ -56,7 +56,7 @@ for round in $(seq 1 "$rounds"); do
   if want 2; then
     echo "== 2. client CPU per GiB of 64 MiB objects, 4 workers"
     for b in $ob ${OBJBENCH_COMPARE:-}; do
-      $b put --endpoint-url "$ep" --bucket bench --size 64MiB -c 4 --duration "${secs}s" -q -o "$w/put64.json" >/dev/null
+      $b put --endpoint-url "$ep" --bucket bench --create-bucket --size 64MiB -c 4 --duration "${secs}s" -q -o "$w/put64.json" >/dev/null
       $b get --endpoint-url "$ep" --bucket bench --size 64MiB -c 4 --objects 16 --duration "${secs}s" -q -o "$w/get64.json" >/dev/null
       echo "objbench PUT 64 MiB: $(cpu_per "$w/put64.json" PUT 1) ($b)"
       echo "objbench GET 64 MiB: $(cpu_per "$w/get64.json" GET 1) ($b)"

@@ -25,7 +25,7 @@ func NewLettersBlock(size int, seed uint64) (*Block, error) {
 		return nil, errors.New("payload: a letters block must be at least 64 KiB")
 	}
 	size -= size % lettersRun
-	data := make([]byte, size)
+	data, fd := newData(size)
 	rng := rand.New(rand.NewPCG(seed, seed^0x5851f42d4c957f2d))
 	for run := 0; run < size; run += lettersRun {
 		piece := data[run : run+LettersPeriod]
@@ -36,5 +36,7 @@ func NewLettersBlock(size int, seed uint64) (*Block, error) {
 			copy(data[at:], piece)
 		}
 	}
-	return &Block{data: data, period: lettersRun}, nil
+	b := &Block{data: data, fd: fd, period: lettersRun}
+	b.seal()
+	return b, nil
 }

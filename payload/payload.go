@@ -13,9 +13,12 @@ import (
 const DefaultBlockSize = 8 << 20
 
 // Block is the shared source of payload bytes. It is read-only after
-// construction and safe for concurrent use by many Readers.
+// construction and safe for concurrent use by many Readers. On Linux its
+// bytes live in a memfd mapped into memory, so a Reader can offer them to
+// a FileWriter as pieces of that file.
 type Block struct {
 	data []byte
+	fd   int // the memfd data maps; -1: data is on the heap
 	// period, when set, makes every object wrap within one period-long
 	// run of the block (NewLettersBlock); 0: objects run through the block.
 	period int
@@ -29,7 +32,7 @@ func NewBlock(size int, seed uint64, compressRatio float64) (*Block, error) {
 		return nil, errors.New("payload: block size must be at least 4096 bytes")
 	}
 	size &^= 7
-	data := make([]byte, size)
+	data, fd := newData(size)
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	for i := 0; i+8 <= size; i += 8 {
 		binary.LittleEndian.PutUint64(data[i:], rng.Uint64())
@@ -41,7 +44,9 @@ func NewBlock(size int, seed uint64, compressRatio float64) (*Block, error) {
 			clear(data[min(c+keep, end):end])
 		}
 	}
-	return &Block{data: data}, nil
+	b := &Block{data: data, fd: fd}
+	b.seal()
+	return b, nil
 }
 
 // Size is the block length in bytes.
@@ -130,9 +135,29 @@ func (r *Reader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
+// FileWriter is a writer that can also take bytes straight from a file,
+// as sendfile(2) does: a Reader whose block lives in a file (a memfd, on
+// Linux) hands such a writer its pieces as places in that file, and the
+// kernel takes the pages without copying them out of the process. The
+// writer does the I/O; the Reader only says where the bytes are.
+type FileWriter interface {
+	io.Writer
+	// WriteFile writes the n bytes at off in the file fd, as Write would
+	// write them, and returns how many it wrote (< n only with an error).
+	WriteFile(fd int, off int64, n int) (int, error)
+}
+
 // WriteTo implements io.WriterTo so io.Copy (and net/http's body writer) write
-// straight from the block without an intermediate buffer.
+// straight from the block without an intermediate buffer. A FileWriter is
+// given the pieces as places in the block's file when it has one.
 func (r *Reader) WriteTo(w io.Writer) (int64, error) {
+	if r.remaining <= 0 {
+		return 0, nil
+	}
+	fw, _ := w.(FileWriter)
+	if r.block.fd < 0 {
+		fw = nil
+	}
 	var total int64
 	for r.remaining > 0 {
 		_, hi := r.block.bounds(r.off)
@@ -140,7 +165,13 @@ func (r *Reader) WriteTo(w io.Writer) (int64, error) {
 		if int64(len(chunk)) > r.remaining {
 			chunk = chunk[:r.remaining]
 		}
-		n, err := w.Write(chunk)
+		var n int
+		var err error
+		if fw != nil {
+			n, err = fw.WriteFile(r.block.fd, int64(r.off), len(chunk))
+		} else {
+			n, err = w.Write(chunk)
+		}
 		total += int64(n)
 		r.advance(n)
 		if err != nil {

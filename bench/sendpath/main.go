@@ -6,6 +6,8 @@
 //	            objbench does: the payload block's WriteTo)
 //	w64k        the same in 64 KiB writes
 //	sendfile    sendfile(2) from a memfd holding the same bytes
+//	wmemfd      write(2) of 8 MiB at a time from the memfd's shared mapping
+//	            (objbench's payload block below the sendfile threshold)
 //	vmsplice    vmsplice(2) of the buffer into a pipe, splice(2) to the socket
 //	sndbuf512k  write, with SO_SNDBUF fixed at 512 KiB instead of autotuned
 //
@@ -39,7 +41,7 @@ func main() {
 	}
 	modes := os.Args[1:]
 	if len(modes) == 0 {
-		modes = []string{"write", "w64k", "sendfile", "vmsplice", "sndbuf512k"}
+		modes = []string{"write", "w64k", "sendfile", "wmemfd", "vmsplice", "sndbuf512k"}
 	}
 	cmd := exec.Command(os.Args[0], "receive")
 	cmd.Stderr = os.Stderr
@@ -57,6 +59,8 @@ func main() {
 	memfd, err := unix.MemfdCreate("sendpath", unix.MFD_CLOEXEC)
 	check(err)
 	_, err = unix.Pwrite(memfd, data, 0)
+	check(err)
+	mapped, err := unix.Mmap(memfd, 0, block, unix.PROT_READ, unix.MAP_SHARED)
 	check(err)
 	for _, mode := range modes {
 		c, err := net.Dial("tcp", addr)
@@ -78,6 +82,8 @@ func main() {
 				}
 			case "sendfile":
 				err = sendfile(rc, memfd)
+			case "wmemfd":
+				_, err = c.Write(mapped)
 			case "vmsplice":
 				err = vmsplice(rc, data)
 			default:

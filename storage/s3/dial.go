@@ -21,6 +21,7 @@ type connCounts struct {
 	serverClosed  atomic.Uint64
 	tlsHandshakes atomic.Uint64
 	tlsResumed    atomic.Uint64
+	fileBytes     atomic.Uint64 // body bytes sent with sendfile(2) (fileSender)
 }
 
 func (c *connCounts) stats() storage.ConnStats {

@@ -103,9 +103,10 @@ func (b *directBody) finish(clean bool) {
 
 // writeRequest writes req as HTTP/1.1 and flushes. The body goes through
 // its WriterTo when it has one (the payload generator does), straight into
-// the connection's buffer: no intermediate copy buffer per request, which
+// body (w, or a writer that sends from files after flushing w:
+// directConn.bodyWriter): no intermediate copy buffer per request, which
 // net/http's request writer allocates.
-func writeRequest(w *bufio.Writer, req *http.Request) error {
+func writeRequest(w *bufio.Writer, body io.Writer, req *http.Request) error {
 	w.WriteString(req.Method)
 	w.WriteByte(' ')
 	w.WriteString(req.URL.EscapedPath())
@@ -143,7 +144,7 @@ func writeRequest(w *bufio.Writer, req *http.Request) error {
 		var n int64
 		var err error
 		if wt, ok := req.Body.(io.WriterTo); ok { // a LimitReader would hide it
-			n, err = wt.WriteTo(w)
+			n, err = wt.WriteTo(body)
 		} else {
 			n, err = io.CopyN(w, req.Body, req.ContentLength)
 		}

@@ -39,3 +39,14 @@ func SetSendBuffer(s *Store, n int) {
 func PresignAt(s *Store, key string, expiry time.Duration, at time.Time) (string, error) {
 	return s.presignAt(context.Background(), key, expiry, at)
 }
+
+// FileBytes is how many body bytes s sent with sendfile(2).
+func FileBytes(s *Store) uint64 { return s.counts.fileBytes.Load() }
+
+// SetSendfileMin makes s's direct transport send bodies of n bytes and
+// more with sendfile(2), so tests need not send the default's 32 MiB.
+func SetSendfileMin(s *Store, n int64) {
+	if t, ok := s.transport.(*directTransport); ok {
+		t.fileMin = n
+	}
+}

@@ -136,6 +136,7 @@ func chooseTransport(c Config, ca caBundle, ep *url.URL, counts *connCounts) (ro
 		noKeepAlive:   c.NoKeepAlive,
 		lazyRead:      c.MaxConns >= lazyReadConns,
 		apart:         c.MaxConns >= apartConns,
+		fileMin:       sendfileMin,
 	}
 	if t.lazyRead {
 		t.dials = make(chan struct{}, asideDials)
