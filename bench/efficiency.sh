@@ -16,7 +16,10 @@
 # by side in one sitting; in section 3 each build serves itself, since the
 # null server shares the cores). OBJBENCH_SECTIONS="3" (say) runs only those
 # sections ("12" works too); MinIO is started only for sections 1 and 2;
-# OBJBENCH_ROUNDS=N repeats sections 1 and 2 N times. Section 3 also
+# OBJBENCH_ROUNDS=N repeats sections 1 and 2 N times; in section 1 the
+# hand-written loop (OBJBENCH_FLOOR_OPS requests, default 20,000) and each
+# build alternate OBJBENCH_PAIRS times a cell (default 3) and the ratio is
+# of the medians. Section 3 also
 # prints the client's CPU per GET and the server's per request: the two
 # share the machine's cores, so either one's cost lowers the rate.
 set -euo pipefail
@@ -28,6 +31,9 @@ ob=${OBJBENCH_BIN:-./bin/objbench} # the client measured: OBJBENCH_BIN=another b
 go build -o bin/floor ./bench/floor
 sections=${OBJBENCH_SECTIONS:-1 2 3 4}
 rounds=${OBJBENCH_ROUNDS:-1}
+pairs=${OBJBENCH_PAIRS:-3}        # section 1: the loop and objbench alternate this many times a cell
+floor_ops=${OBJBENCH_FLOOR_OPS:-20000}
+median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
 want() { [[ $sections == *$1* ]]; }
 minio_pid=
 if want 1 || want 2; then
@@ -42,14 +48,26 @@ w=$(mktemp -d)
 for round in $(seq 1 "$rounds"); do
   [ "$rounds" -gt 1 ] && echo "-- round $round, load $(cut -d" " -f1 /proc/loadavg)"
   if want 1; then
-    echo "== 1. client CPU per 4 KiB op against MinIO (${secs}s steps)"
+    echo "== 1. client CPU per 4 KiB op against MinIO (${secs}s steps, $pairs alternations a cell)"
     for c in 8 64; do
       for op in get put; do
-        ./bin/floor "$ep" "$MINIO_ROOT_USER" "$MINIO_ROOT_PASSWORD" "$c" "$op" | grep -E "ownloop|direct"
-        for b in $ob ${OBJBENCH_COMPARE:-}; do
-          $b "$op" --endpoint-url "$ep" --bucket bench --create-bucket --size 4KiB -c "$c" --duration "${secs}s" -q -o "$w/$op-$c.json" >/dev/null
-          echo "objbench ${op^^} conc $c: $(cpu_per "$w/$op-$c.json" "${op^^}" 0) end to end ($b)"
+        # The loop and each build alternate, $pairs times: the ratio is
+        # of the medians, each run's figure printed (the loop's own moves
+        # with the machine's load as much as anything measured here).
+        declare -A fig=()
+        for p in $(seq 1 "$pairs"); do
+          f=$(FLOOR_MODES=ownloop FLOOR_OPS=$floor_ops ./bin/floor "$ep" "$MINIO_ROOT_USER" "$MINIO_ROOT_PASSWORD" "$c" "$op" | awk '{print $(NF-3)}')
+          fig[loop]+="$f "
+          for b in $ob ${OBJBENCH_COMPARE:-}; do
+            $b "$op" --endpoint-url "$ep" --bucket bench --create-bucket --size 4KiB -c "$c" --duration "${secs}s" -q -o "$w/$op-$c.json" >/dev/null
+            fig[$b]+="$(cpu_per "$w/$op-$c.json" "${op^^}" 0 | cut -d' ' -f1) "
+          done
         done
+        echo "ownloop ${op^^} conc $c: ${fig[loop]}µs/op, median $(median ${fig[loop]})"
+        for b in $ob ${OBJBENCH_COMPARE:-}; do
+          echo "objbench ${op^^} conc $c: ${fig[$b]}µs/op end to end, median $(median ${fig[$b]}): $(python3 -c "import sys; print(f'{float(sys.argv[1])/float(sys.argv[2]):.2f}x')" "$(median ${fig[$b]})" "$(median ${fig[loop]})") the loop's ($b)"
+        done
+        unset fig
       done
     done
   fi

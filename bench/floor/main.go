@@ -17,7 +17,8 @@
 //
 // Usage: floor ENDPOINT ACCESS_KEY SECRET_KEY CONCURRENCY [get|put]
 // (bench/floor-minio.sh and bench/efficiency.sh run it). put measures a
-// 4 KiB PUT the same four ways.
+// 4 KiB PUT the same four ways. FLOOR_MODES=ownloop,direct (say) runs
+// only those; FLOOR_OPS=N makes N requests a mode (default 6000).
 package main
 
 import (
@@ -31,6 +32,7 @@ import (
 	"net/textproto"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -41,9 +43,28 @@ import (
 	"github.com/objbench/objbench/storage/s3"
 )
 
-const ops = 6000
+// ops is how many requests each mode makes: FLOOR_OPS, default 6000.
+var ops = 6000
 
 func main() {
+	if v := os.Getenv("FLOOR_OPS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			fmt.Fprintln(os.Stderr, "bad FLOOR_OPS", v)
+			os.Exit(2)
+		}
+		ops = n
+	}
+	modes := []string{"nethttp", "ownloop", "direct", "std"}
+	if v := os.Getenv("FLOOR_MODES"); v != "" { // a comma list of the modes to run
+		modes = strings.Split(v, ",")
+		for _, m := range modes {
+			if !slices.Contains([]string{"nethttp", "ownloop", "direct", "std"}, m) {
+				fmt.Fprintln(os.Stderr, "bad FLOOR_MODES", v)
+				os.Exit(2)
+			}
+		}
+	}
 	if len(os.Args) != 5 && len(os.Args) != 6 {
 		fmt.Fprintln(os.Stderr, "usage: floor ENDPOINT ACCESS_KEY SECRET_KEY CONCURRENCY [get|put]")
 		os.Exit(2)
@@ -95,7 +116,7 @@ func main() {
 		os.Exit(1)
 	}
 	u, _ := url.Parse(ep)
-	for _, mode := range []string{"nethttp", "ownloop", "direct", "std"} {
+	for _, mode := range modes {
 		var op func() error
 		switch mode {
 		case "nethttp":
@@ -133,7 +154,7 @@ func main() {
 			os.Exit(1)
 		}
 		fmt.Printf("%-8s %s conc %-3d %7.0f ops/s  %6.1f µs client CPU/op\n", mode, method, conc, float64(ops)/wall.Seconds(),
-			float64(cpu.Microseconds())/ops)
+			float64(cpu.Microseconds())/float64(ops))
 	}
 }
 
