@@ -16,9 +16,9 @@ go build -o bin/objbench ./cmd/objbench
 go build -o bin/mergegen ./bench/mergegen
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
-./bin/mergegen "$w/v5" "$workers" "$secs"
-echo "$workers worker files of $secs s (version 5): $(du -sh "$w/v5" | cut -f1), worker-0.json $(( $(stat -c %s "$w/v5/worker-0.json") / 1024 )) KiB"
-runs=("./bin/objbench $w/v5")
+./bin/mergegen "$w/cur" "$workers" "$secs"
+echo "$workers worker files of $secs s (version $(grep -o '"schema": [0-9]*' "$w/cur/worker-0.json" | head -1 | grep -o '[0-9]*$')): $(du -sh "$w/cur" | cut -f1), worker-0.json $(( $(stat -c %s "$w/cur/worker-0.json") / 1024 )) KiB"
+runs=("./bin/objbench $w/cur")
 if [ -n "${OBJBENCH_COMPARE:-}" ]; then
   ./bin/mergegen -schema 4 "$w/v4" "$workers" "$secs"
   echo "the same as version 4 files: $(du -sh "$w/v4" | cut -f1), worker-0.json $(( $(stat -c %s "$w/v4/worker-0.json") / 1024 )) KiB"
