@@ -146,16 +146,6 @@ func packedText(field string, texts [][]byte) ([]byte, int, error) {
 	return []byte(field), -1, nil
 }
 
-// packedBlob is the packed seconds a stream's seconds_packed field
-// refers to: "#k", the k-th cut string, or base64 text itself.
-func packedBlob(field string, texts [][]byte) ([]byte, error) {
-	text, _, err := packedText(field, texts)
-	if err != nil {
-		return nil, err
-	}
-	return decodeBase64(text, nil)
-}
-
 // decodeBase64 is text decoded, into buf when it has room. segmentio/asm
 // decodes with AVX2 where the CPU has it: 15 times encoding/base64's
 // speed on a worker file's seconds (a tenth of a 100-worker merge's CPU

@@ -1,10 +1,10 @@
 package result
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 
 	"golang.org/x/sync/errgroup"
@@ -12,7 +12,8 @@ import (
 
 // Source is one result file to merge: its name and how to read it.
 // ReadInto, when set, is used instead of Read: it reads the file into buf
-// (grown as needed) and returns it; with ReadAt as well (a range of the
+// (grown as needed; the merge reuses it for other files) and returns it;
+// with ReadAt as well (a range of the
 // file, again), the merge keeps none of the file's bytes but reads each
 // frame of its packed seconds when it gets to it (FileSource): memory
 // for a frame a file, not for every file's seconds.
@@ -23,44 +24,28 @@ type Source struct {
 	ReadAt   func(p []byte, off int64) (int, error)
 }
 
-// FileSource is the result file at path.
+// FileSource is the result file at path, read into the merge's buffers
+// and its frames read again as the merge reaches them.
 func FileSource(path string) Source {
-	readAt := func(p []byte, off int64) (int, error) {
-		f, err := os.Open(path)
-		if err != nil {
-			return 0, err
-		}
-		defer f.Close()
-		return f.ReadAt(p, off)
-	}
-	return Source{Name: path, Read: func() ([]byte, error) { return os.ReadFile(path) }, ReadAt: readAt, ReadInto: func(buf []byte) ([]byte, error) {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		st, err := f.Stat()
-		if err != nil {
-			return nil, err
-		}
-		if int64(cap(buf)) < st.Size()+1 {
-			buf = make([]byte, 0, st.Size()+1)
-		}
-		buf = buf[:0]
-		for { // as os.ReadFile: to the end, whatever Stat said
-			n, err := f.Read(buf[len(buf):cap(buf)])
-			buf = buf[:len(buf)+n]
-			if err == io.EOF {
-				return buf, nil
-			}
+	return Source{Name: path,
+		ReadInto: func(buf []byte) ([]byte, error) {
+			f, err := os.Open(path)
 			if err != nil {
 				return nil, err
 			}
-			if len(buf) == cap(buf) {
-				buf = append(buf, 0)[:len(buf)]
+			defer f.Close()
+			b := bytes.NewBuffer(buf[:0])
+			_, err = b.ReadFrom(f)
+			return b.Bytes(), err
+		},
+		ReadAt: func(p []byte, off int64) (int, error) {
+			f, err := os.Open(path)
+			if err != nil {
+				return 0, err
 			}
-		}
-	}}
+			defer f.Close()
+			return f.ReadAt(p, off)
+		}}
 }
 
 // MergeSources is Merge of result files read `workers` at a time. A

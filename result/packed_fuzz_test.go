@@ -91,3 +91,13 @@ func FuzzPackedHistogram(f *testing.F) {
 		}
 	})
 }
+
+// packedBlob is the packed seconds a stream's seconds_packed field
+// refers to: "#k", the k-th cut string, or base64 text itself.
+func packedBlob(field string, texts [][]byte) ([]byte, error) {
+	text, _, err := packedText(field, texts)
+	if err != nil {
+		return nil, err
+	}
+	return decodeBase64(text, nil)
+}
