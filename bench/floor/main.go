@@ -55,11 +55,12 @@ func main() {
 		}
 		ops = n
 	}
-	modes := []string{"nethttp", "ownloop", "direct", "std"}
+	all := []string{"nethttp", "ownloop", "direct", "std"}
+	modes := all
 	if v := os.Getenv("FLOOR_MODES"); v != "" { // a comma list of the modes to run
 		modes = strings.Split(v, ",")
 		for _, m := range modes {
-			if !slices.Contains([]string{"nethttp", "ownloop", "direct", "std"}, m) {
+			if !slices.Contains(all, m) {
 				fmt.Fprintln(os.Stderr, "bad FLOOR_MODES", v)
 				os.Exit(2)
 			}
