@@ -22,21 +22,13 @@ obs=${2:-./bin/objbench}
 ob=${obs%%,*}
 range=${3:-2000-30000}
 kind=${4:-git}
-[[ ",$obs," == *,./bin/objbench,* ]] && go build -o bin/objbench ./cmd/objbench
-n=$(tr ',' '\n' <<<"$counts" | sort -n | tail -1)
-work=$(mktemp -d "${TMPDIR:-/tmp}/objbench-rss.XXXXXX")
-port=$((20000 + RANDOM % 20000))
-srv=
-trap '[ -n "$srv" ] && kill $srv 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
-
-. bench/rss-lib.sh # mail_corpus, peak
+. bench/rss-lib.sh # rss_setup, rss_serve, mail_corpus, peak
+rss_setup objbench-rss
 mail_corpus "$n" "$range" "$kind"
 src=(--from-git "$work/mail.git")
 [ "$kind" = dir ] && src=(--from-dir "$work/maildir")
 
-"$ob" server --listen "127.0.0.1:$port" --null --bucket bench --access-key ak --secret-key sk >/dev/null 2>&1 &
-srv=$!
-sleep 1
+rss_serve --null --bucket bench --access-key ak --secret-key sk
 export AWS_ACCESS_KEY_ID=ak AWS_SECRET_ACCESS_KEY=sk AWS_REGION=us-east-1
 for ob in ${obs//,/ }; do
 for c in ${counts//,/ }; do

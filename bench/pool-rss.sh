@@ -29,22 +29,13 @@ ob=${obs%%,*}
 range=${3:-200-1000}
 cases=${4:-get,delete}
 repeat=${OBJBENCH_REPEAT:-1}
-[[ ",$obs," == *,./bin/objbench,* ]] && go build -o bin/objbench ./cmd/objbench
-n=$(tr ',' '\n' <<<"$counts" | sort -n | tail -1)
-work=$(mktemp -d "${TMPDIR:-/tmp}/objbench-pool.XXXXXX")
-port=$((20000 + RANDOM % 20000))
-srv=
-trap '[ -n "$srv" ] && kill $srv 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
-
-. bench/rss-lib.sh # mail_corpus, peak
+. bench/rss-lib.sh # rss_setup, rss_serve, mail_corpus, peak
+rss_setup objbench-pool
 mail_corpus "$n" "$range" git
 
-"$ob" server --listen "127.0.0.1:$port" --bucket bench --access-key ak --secret-key sk >"$work/server" 2>&1 &
-srv=$!
+rss_serve --bucket bench --access-key ak --secret-key sk
 export AWS_ACCESS_KEY_ID=ak AWS_SECRET_ACCESS_KEY=sk AWS_REGION=us-east-1
 ep=(--endpoint-url "http://127.0.0.1:$port")
-for _ in $(seq 100); do grep -q listening "$work/server" && break; sleep 0.1; done
-grep -q listening "$work/server" || { cat "$work/server" >&2; exit 1; }
 
 
 # The objects get reads: N emails under get-N/, uploaded once.

@@ -1,5 +1,26 @@
 # Sourced by the bench scripts that measure objbench's peak memory
-# (corpus-rss.sh, pool-rss.sh). Needs $work, a scratch directory.
+# (corpus-rss.sh, pool-rss.sh).
+
+# rss_setup NAME: with $counts and $obs set, builds ./bin/objbench when it
+# is one of the binaries, and sets n (the largest count), work (a scratch
+# directory, removed at exit with the server $srv stopped) and port.
+rss_setup() {
+  [[ ",$obs," == *,./bin/objbench,* ]] && go build -o bin/objbench ./cmd/objbench
+  n=$(tr ',' '\n' <<<"$counts" | sort -n | tail -1)
+  work=$(mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX")
+  port=$((20000 + RANDOM % 20000))
+  srv=
+  trap '[ -n "$srv" ] && kill $srv 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+}
+
+# rss_serve ARGS...: `$ob server` on 127.0.0.1:$port with ARGS, in the
+# background ($srv), once it says it is listening.
+rss_serve() {
+  "$ob" server --listen "127.0.0.1:$port" "$@" >"$work/server" 2>&1 &
+  srv=$!
+  for _ in $(seq 100); do grep -q listening "$work/server" && break; sleep 0.1; done
+  grep -q listening "$work/server" || { cat "$work/server" >&2; exit 1; }
+}
 
 # mail_corpus N MIN-MAX git|dir: N emails, a header then words, of a size
 # drawn in MIN-MAX (seeded: the same corpus every time), as a bare git
