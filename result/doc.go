@@ -12,7 +12,8 @@
 // it (packstream.go, packedhist.go): Decode cuts those strings out before
 // encoding/json reads the rest (jsonspans.go), and a merge reads them
 // frame by frame without unpacking them into records (merge_order.go);
-// since version 6 each frame names its codec (packframe.go).
+// since version 6 each frame names its codec (packframe.go), and since
+// version 7 histograms are in the split form (packedsplit.go).
 //
 // This package must not print, read flags or the environment, or depend
 // on the packages that produce its records.

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
@@ -48,9 +49,17 @@ var errGeometry = errors.New("histogram of another geometry than objbench writes
 // geometry before it allocates.
 func DecodeHistogram(enc string) (*hdr.Histogram, error) {
 	if isPacked(enc) {
-		dense := make([]int64, histCounts)
-		if err := addPackedDense(dense, enc[len(packedTag):]); err != nil {
+		var sp sparseHist
+		if err := parsePackedString(enc, &sp); err != nil {
 			return nil, fmt.Errorf("decode histogram: %w", err)
+		}
+		dense := make([]int64, histCounts)
+		var total uint64
+		for k, i := range sp.idx {
+			dense[i] = sp.cnt[k] // each bucket once, in index order
+			if total += uint64(sp.cnt[k]); total > math.MaxInt64 {
+				return nil, fmt.Errorf("decode histogram: %w", errOverflow)
+			}
 		}
 		return histFromDense(dense), nil
 	}

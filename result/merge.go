@@ -247,7 +247,10 @@ func (pl *mergePlan) mergers(own func(int64) bool) []*secondMerger {
 func (pl *mergePlan) finish(ms []*secondMerger) error {
 	for i, slot := range pl.streams {
 		s := &pl.steps[slot.step].Streams[slot.idx]
-		s.Seconds, _ = ms[i].emit(0, ms[i].max+1, nil, nil)
+		var err error
+		if s.Seconds, _, err = ms[i].emit(0, ms[i].max+1, nil, nil); err != nil {
+			return fmt.Errorf("step %d: %w", slot.step+1, err)
+		}
 		if err := s.SetWindow(slot.window); err != nil {
 			return fmt.Errorf("step %d: %w", slot.step+1, err)
 		}

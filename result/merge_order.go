@@ -54,13 +54,13 @@ func feedInOrder(ctx context.Context, pl *mergePlan, parts []part, packed []map[
 	for i, slot := range pl.streams {
 		ins := inputs[i]
 		slices.SortFunc(ins, func(a, b *input) int { return a.part - b.part })
-		secs, sums, err := mergeInOrder(ctx, ins, workers)
+		secs, sums, hists, err := mergeInOrder(ctx, ins, workers)
 		if err != nil {
 			return fmt.Errorf("step %d: %w", slot.step+1, err)
 		}
 		s := &pl.steps[slot.step].Streams[slot.idx]
 		s.Seconds = secs
-		if err := s.SetWindow(slot.window); err != nil {
+		if err := setWindowWith(s, slot.window, hists); err != nil {
 			return fmt.Errorf("step %d: %w", slot.step+1, err)
 		}
 		for k, in := range ins {
@@ -103,9 +103,10 @@ func ownTotalsServe(r *Run) bool {
 	return n <= 1
 }
 
-// mergeInOrder is one merged stream's seconds from its inputs, and each
-// goroutine's summarizers of the packed inputs' records.
-func mergeInOrder(ctx context.Context, ins []*input, workers int) ([]Second, [][]*summarizer, error) {
+// mergeInOrder is one merged stream's seconds from its inputs, each
+// goroutine's summarizers of the packed inputs' records, and the merged
+// seconds' histograms summed by op.
+func mergeInOrder(ctx context.Context, ins []*input, workers int) ([]Second, [][]*summarizer, map[string]*[3]*pagedHist, error) {
 	end := int64(0) // past the last merged second any input can reach
 	for _, in := range ins {
 		if l := in.last(); l >= 0 {
@@ -118,40 +119,66 @@ func mergeInOrder(ctx context.Context, ins []*input, workers int) ([]Second, [][
 	for lo := int64(0); lo < end; lo += per {
 		ranges = append(ranges, [2]int64{lo, min(lo+per, end)})
 	}
-	outs := make([][]Second, len(ranges))
-	lasts := make([]int64, len(ranges))
-	sums := make([][]*summarizer, len(ranges))
+	outs := make([]rangeMerged, len(ranges))
 	g, gctx := errgroup.WithContext(ctx)
 	for ri, rg := range ranges {
 		g.Go(func() error {
 			var err error
-			outs[ri], lasts[ri], sums[ri], err = mergeRange(gctx, ins, rg[0], rg[1])
+			outs[ri], err = mergeRange(gctx, ins, rg[0], rg[1])
 			return err
 		})
 	}
 	if err := g.Wait(); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
+	}
+	hists := map[string]*[3]*pagedHist{}
+	sums := make([][]*summarizer, len(ranges))
+	for ri, o := range outs {
+		sums[ri] = o.sums
+		for op, acc := range o.totals {
+			dst := hists[op]
+			if dst == nil {
+				hists[op] = acc
+				continue
+			}
+			for k, h := range acc {
+				if dst[k] == nil {
+					dst[k] = h
+				} else if err := dst[k].merge(h); err != nil {
+					return nil, nil, nil, fmt.Errorf("op %s: %w", op, err)
+				}
+			}
+		}
 	}
 	last := int64(-1)
-	for _, l := range lasts {
-		last = max(last, l)
-	}
 	var secs []Second
 	for _, o := range outs {
-		secs = append(secs, o...)
+		last = max(last, o.last)
+		secs = append(secs, o.secs...)
 	}
-	return secs[:last+1], sums, nil
+	return secs[:last+1], sums, hists, nil
+}
+
+// rangeMerged is what mergeRange returns: the merged seconds of its
+// range, the last that received anything (-1: none), a summarizer per
+// packed input of its records centered in the range, and the range's
+// merged histograms summed by op.
+type rangeMerged struct {
+	secs   []Second
+	last   int64
+	sums   []*summarizer
+	totals map[string]*[3]*pagedHist
 }
 
 // mergeRange merges the seconds lo..hi-1: the records whose center lies
 // in lo-1..hi (those of lo-1 and hi may put ticks in the range), chunk by
-// chunk. It returns them, the last that received anything (-1: none), and
-// a summarizer per packed input of the records centered in the range.
-func mergeRange(ctx context.Context, ins []*input, lo, hi int64) ([]Second, int64, []*summarizer, error) {
+// chunk.
+func mergeRange(ctx context.Context, ins []*input, lo, hi int64) (rangeMerged, error) {
 	dec := newDecoder()
 	defer dec.Close()
 	m := newSecondMerger(func(t int64) bool { return t >= lo && t < hi })
 	m.pool = &pagePool{}
+	m.totals = map[string]*[3]*pagedHist{}
 	curs := make([]*inputCursor, len(ins))
 	sums := make([]*summarizer, len(ins))
 	for i, in := range ins {
@@ -165,14 +192,14 @@ func mergeRange(ctx context.Context, ins []*input, lo, hi int64) ([]Second, int6
 	var buf []byte
 	for cs := lo; cs < hi; cs += chunkSeconds {
 		if err := ctx.Err(); err != nil {
-			return nil, 0, nil, err
+			return rangeMerged{}, err
 		}
 		ce := min(cs+chunkSeconds, hi)
 		for i, cur := range curs {
 			for {
 				ok, err := cur.next(ce)
 				if err != nil {
-					return nil, 0, nil, fmt.Errorf("%s: %w", cur.name(), err)
+					return rangeMerged{}, fmt.Errorf("%s: %w", cur.name(), err)
 				}
 				if !ok {
 					break
@@ -181,20 +208,23 @@ func mergeRange(ctx context.Context, ins []*input, lo, hi int64) ([]Second, int6
 				var also *pagedHist
 				if c := cur.center; sums[i] != nil && c >= lo && c < hi { // the part's totals: counted once
 					if err := sums[i].add(cur.t, o, hists); err != nil {
-						return nil, 0, nil, err
+						return rangeMerged{}, err
 					}
-					if hists[0] != nil {
+					if hists.b[0] != nil {
 						also = sums[i].latency(o.Op)
 					}
 				}
 				if err := m.addAlso(cur.t, o, ins[i].shift, hists, also); err != nil {
-					return nil, 0, nil, err
+					return rangeMerged{}, err
 				}
 			}
 		}
-		out, buf = m.emit(cs, ce, out, buf)
+		var err error
+		if out, buf, err = m.emit(cs, ce, out, buf); err != nil {
+			return rangeMerged{}, err
+		}
 	}
-	return out, m.max, sums, nil
+	return rangeMerged{secs: out, last: m.max, sums: sums, totals: m.totals}, nil
 }
 
 // inputCursor reads an input's records in T order, one at a time.
@@ -221,7 +251,8 @@ func newInputCursor(in *input, dec *frameDecoder, from int64) *inputCursor {
 		for f+1 < len(in.ps.frames) && centerSecond(in.ps.frames[f+1].first, in.shift) < from {
 			f++
 		}
-		c.ps = &packedSeconds{ops: in.ps.ops, classes: in.ps.classes, last: in.ps.last, frames: in.ps.frames, next: f, lazy: in.ps.lazy}
+		c.ps = &packedSeconds{ops: in.ps.ops, classes: in.ps.classes, last: in.ps.last, frames: in.ps.frames, next: f, lazy: in.ps.lazy,
+			split: in.ps.split}
 	}
 	c.skipTo(from)
 	return c
@@ -296,7 +327,7 @@ func (c *inputCursor) advance() (bool, error) {
 }
 
 // record is the current record and, when packed, its histograms.
-func (c *inputCursor) record() (*OpSecond, *[3][]byte) {
+func (c *inputCursor) record() (*OpSecond, *packedHists) {
 	if c.ps == nil {
 		return &c.in.secs[c.si].Ops[c.oi-1], nil
 	}

@@ -65,6 +65,11 @@ type secondMerger struct {
 	pool   *pagePool
 	codec  histCodec
 	sparse sparseHist
+	split  splitWriter
+	// totals, when not nil, sums the histograms of the seconds emitted,
+	// by op (latency, TTFB, response): their stream's totals' (see
+	// setWindowWith).
+	totals map[string]*[3]*pagedHist
 }
 
 func newSecondMerger(own func(int64) bool) *secondMerger {
@@ -102,13 +107,13 @@ func centerSecond(t, shift int64) int64 {
 // a second away from a window edge) goes to the merged second that holds
 // most of it. hists are o's histograms when it came packed (nil: o's
 // strings). Only what lands in the merger's own seconds is added.
-func (m *secondMerger) add(t int64, o *OpSecond, shift int64, hists *[3][]byte) error {
+func (m *secondMerger) add(t int64, o *OpSecond, shift int64, hists *packedHists) error {
 	return m.addAlso(t, o, shift, hists, nil)
 }
 
 // addAlso is add that also sums o's latencies into also (unless nil) when
 // o's second is the merger's.
-func (m *secondMerger) addAlso(t int64, o *OpSecond, shift int64, hists *[3][]byte, also *pagedHist) error {
+func (m *secondMerger) addAlso(t int64, o *OpSecond, shift int64, hists *packedHists, also *pagedHist) error {
 	if t > maxT || t < -maxT {
 		return fmt.Errorf("second %d: out of range", t)
 	}
@@ -162,8 +167,8 @@ func (m *secondMerger) addAlso(t int64, o *OpSecond, shift int64, hists *[3][]by
 	for k := range c.hist {
 		h := &c.hist[k]
 		var err error
-		if k == 0 && also != nil && hists != nil && hists[0] != nil {
-			err = addPackedPaged2(h, also, hists[0])
+		if k == 0 && also != nil && hists != nil && hists.b[0] != nil {
+			err = addPackedTo(h, also, hists.b[0], hists.split)
 		} else {
 			err = addHist(&h, o, k, hists, &m.codec, &m.sparse)
 		}
@@ -177,16 +182,34 @@ func (m *secondMerger) addAlso(t int64, o *OpSecond, shift int64, hists *[3][]by
 
 // emit appends the merged seconds from..to-1 to out, every one of them,
 // and forgets them (their pages go back to the pool).
-func (m *secondMerger) emit(from, to int64, out []Second, buf []byte) ([]Second, []byte) {
+func (m *secondMerger) emit(from, to int64, out []Second, buf []byte) ([]Second, []byte, error) {
 	for t := from; t < to; t++ {
 		sec := Second{T: t}
 		ops := m.secs[t]
 		for _, name := range sortedOps(ops) {
 			mo := ops[name]
 			o := mo.OpSecond
+			var tot *[3]*pagedHist
+			if m.totals != nil {
+				if tot = m.totals[name]; tot == nil {
+					tot = &[3]*pagedHist{}
+					m.totals[name] = tot
+				}
+			}
 			for k, dst := range [3]*string{&o.Latency, &o.TTFB, &o.Response} {
-				if mo.has[k] {
-					*dst, buf = mo.hist[k].pack(buf)
+				if !mo.has[k] {
+					continue
+				}
+				var into *pagedHist
+				if tot != nil {
+					if tot[k] == nil {
+						tot[k] = &pagedHist{}
+					}
+					into = tot[k]
+				}
+				var err error
+				if *dst, buf, err = mo.hist[k].pack(&m.split, buf, into); err != nil {
+					return nil, nil, fmt.Errorf("second %d, op %s: %w", t, name, err)
 				}
 			}
 			if mo.hasTicks {
@@ -197,7 +220,7 @@ func (m *secondMerger) emit(from, to int64, out []Second, buf []byte) ([]Second,
 		delete(m.secs, t)
 		out = append(out, sec)
 	}
-	return out, buf
+	return out, buf, nil
 }
 
 func sortedOps(ops map[string]*mergedOp) []string {

@@ -1,9 +1,11 @@
 package result
 
 import (
+	"math/rand/v2"
 	"os"
 	"reflect"
 	"runtime"
+	"slices"
 	"testing"
 )
 
@@ -12,7 +14,7 @@ import (
 // error or seconds that pack again to the same, never panics, and
 // allocates in proportion to what it was given.
 func FuzzUnpack(f *testing.F) {
-	for _, file := range []string{"testdata/v5.json", "testdata/v6.json"} { // zstd frames; huff0 frames
+	for _, file := range []string{"testdata/v5.json", "testdata/v6.json", "testdata/v7.json"} { // zstd frames; huff0 frames; the split form
 		doc, err := os.ReadFile(file)
 		if err != nil {
 			f.Fatal(err)
@@ -45,49 +47,106 @@ func FuzzUnpack(f *testing.F) {
 		if err != nil {
 			return
 		}
-		var sp sparseHist
 		for _, s := range secs {
 			for _, o := range s.Ops {
 				for _, h := range []string{o.Latency, o.TTFB, o.Response} {
 					if h != "" && !isPacked(h) {
 						t.Fatalf("unpacked a histogram not packed: %q", h)
 					}
-					_ = parsePacked(h, &sp) // a histogram is checked where it is read
 				}
 			}
+		}
+		// Histograms are checked where they are read, and packed again in
+		// the split form: the seconds read back are these, their
+		// histograms in that form.
+		want, ok := inSplitForm(secs)
+		if !ok {
+			return
 		}
 		again, err := p.pack(secs)
 		if err != nil {
 			t.Fatalf("accepted seconds do not pack: %v", err)
 		}
 		back, err := unpack(again, dec)
-		if err != nil || !reflect.DeepEqual(back, secs) {
+		if err != nil || !reflect.DeepEqual(back, want) {
 			t.Fatalf("accepted seconds pack to others: %v", err)
 		}
 	})
 }
 
-// A packed histogram is untrusted too: an error, or one that packs back
-// to the same counts; a merge's adding (addPackedPaged2, which reads most
-// buckets its own way) agrees with DecodeHistogram on both.
+// inSplitForm is secs with every histogram in the split form; false when
+// one is not a packed histogram that reads.
+func inSplitForm(secs []Second) ([]Second, bool) {
+	var sp sparseHist
+	var w splitWriter
+	out := make([]Second, len(secs))
+	for i, s := range secs {
+		out[i] = Second{T: s.T, Ops: slices.Clone(s.Ops)}
+		for j := range out[i].Ops {
+			o := &out[i].Ops[j]
+			for _, h := range []*string{&o.Latency, &o.TTFB, &o.Response} {
+				if *h == "" {
+					continue
+				}
+				if parsePackedString(*h, &sp) != nil {
+					return nil, false
+				}
+				*h = string(w.appendSparse([]byte(splitTag), &sp))
+			}
+		}
+	}
+	return out, true
+}
+
+// A packed histogram is untrusted too: in either form, an error or one
+// that packs back to the same counts; a merge's adding (addPackedTo,
+// which reads most buckets its own way) agrees with DecodeHistogram. A
+// split payload that reads is the one split form of its counts.
 func FuzzPackedHistogram(f *testing.F) {
 	f.Add([]byte("\x02\x05\x01"))
 	f.Add([]byte{0xfe, 0xff, 0x7f})
 	f.Add([]byte{0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f})
+	var w splitWriter
+	w.reset()
+	for i, c := range []int64{1, 2, 3, 4, 1, 1, 300, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 3} {
+		w.add(i*i, c) // gaps of 255 and more, counts of 4 and more, and 16 buckets in a row
+	}
+	f.Add(w.appendTo(nil))
+	f.Add([]byte(PackHistogram(randomHist(rand.New(rand.NewPCG(1, 2)), 500))[len(splitTag):]))
 	f.Fuzz(func(t *testing.T, payload []byte) {
-		h, err := DecodeHistogram(packedTag + string(payload))
-		var sum, also pagedHist
-		if addErr := addPackedPaged2(&sum, &also, payload); (addErr == nil) != (err == nil) {
-			t.Fatalf("DecodeHistogram: %v; a merge's adding: %v", err, addErr)
-		} else if err == nil && (!sum.histogram().Equals(h) || !also.histogram().Equals(h)) {
-			t.Fatal("a merge's adding sums other counts than DecodeHistogram reads")
-		}
-		if err != nil {
-			return
-		}
-		back, err := DecodeHistogram(PackHistogram(h))
-		if h.TotalCount() > 0 && (err != nil || !back.Equals(h)) {
-			t.Fatalf("packs back to another histogram: %v", err)
+		for _, tag := range []string{packedTag, splitTag} {
+			h, err := DecodeHistogram(tag + string(payload))
+			var sum, also pagedHist
+			pooled := pagedHist{pool: &pagePool{}} // a merged second's: its pages in a block
+			if addErr := addPackedTo(&sum, &also, payload, tag == splitTag); (addErr == nil) != (err == nil) {
+				t.Fatalf("tag %q: DecodeHistogram: %v; a merge's adding: %v", tag, err, addErr)
+			} else if err == nil && (!sum.histogram().Equals(h) || !also.histogram().Equals(h)) {
+				t.Fatalf("tag %q: a merge's adding sums other counts than DecodeHistogram reads", tag)
+			}
+			if addErr := addPackedTo(&pooled, nil, payload, tag == splitTag); (addErr == nil) != (err == nil) {
+				t.Fatalf("tag %q: DecodeHistogram: %v; a merged second's adding: %v", tag, err, addErr)
+			} else if err == nil {
+				var w splitWriter
+				enc, _, _ := pooled.pack(&w, nil, nil)
+				if back, _ := DecodeHistogram(enc); h.TotalCount() > 0 && (back == nil || !back.Equals(h)) {
+					t.Fatalf("tag %q: a merged second's adding sums other counts than DecodeHistogram reads", tag)
+				}
+				for _, b := range pooled.pool.free {
+					if *b != (countBlock{}) {
+						t.Fatalf("tag %q: a merged second's block goes back to the pool with counts in it", tag)
+					}
+				}
+			}
+			if err != nil || h.TotalCount() == 0 {
+				continue
+			}
+			enc := PackHistogram(h)
+			if back, err := DecodeHistogram(enc); err != nil || !back.Equals(h) {
+				t.Fatalf("tag %q: packs back to another histogram: %v", tag, err)
+			}
+			if tag == splitTag && enc != splitTag+string(payload) {
+				t.Fatalf("split payload %x reads, but its counts pack to %x", payload, enc[len(splitTag):])
+			}
 		}
 	})
 }

@@ -177,7 +177,7 @@ func TestMergeOfNewFormatEqualsMergeOfOld(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for name, m := range map[string]*result.Run{"version 6 files": fromNew, "runs in memory": inMemory, "files read into shared buffers": fromFiles} {
+		for name, m := range map[string]*result.Run{"version 7 files": fromNew, "runs in memory": inMemory, "files read into shared buffers": fromFiles} {
 			a, b := fromOld.Steps[0].Streams[0], m.Steps[0].Streams[0]
 			if !reflect.DeepEqual(viewSeconds(t, a.Seconds), viewSeconds(t, b.Seconds)) {
 				t.Errorf("n=%d: %s: merged seconds differ from the merge of version 4 files", n, name)

@@ -1,6 +1,7 @@
 package result
 
 import (
+	"encoding/binary"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -8,29 +9,65 @@ import (
 
 // BenchmarkAddPacked is a merge's inner loop: a second's packed latency
 // histogram (1,000 lognormal GET latencies, as bench/merge.sh's files
-// hold) added into the merged second and into its worker's total.
+// hold) added into a merged second. gap: version 5 and 6 files' form;
+// split: version 7's, into a merged second's block; split-paged: into
+// pages and a worker's total at once, as a merge of several ops adds
+// latencies.
 func BenchmarkAddPacked(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 7))
-	payloads := make([][]byte, 64)
+	var gap, split [][]byte
 	buckets := 0
-	for k := range payloads {
+	var w splitWriter
+	for range 64 {
 		h := NewHistogram()
 		for range 1000 {
 			_ = h.RecordValue(int64(math.Exp(rng.NormFloat64()*0.6 + math.Log(800))))
 		}
-		payloads[k] = []byte(PackHistogram(h)[len(packedTag):])
-		for _, c := range h.Export().Counts {
+		counts := h.Export().Counts
+		var g []byte
+		prev := -1
+		for i, c := range counts {
 			if c > 0 {
+				g = appendGapBucket(g, i-prev-1, c)
+				prev = i
 				buckets++
 			}
 		}
+		gap = append(gap, g)
+		split = append(split, w.appendDense(nil, counts))
 	}
-	var sum, worker pagedHist
-	b.ResetTimer()
-	for n := range b.N {
-		if err := addPackedPaged2(&sum, &worker, payloads[n%len(payloads)]); err != nil {
-			b.Fatal(err)
-		}
+	per := float64(buckets) / 64
+	for _, c := range []struct {
+		name     string
+		form     [][]byte
+		split    bool
+		pooled   bool
+		withAlso bool
+	}{{"gap", gap, false, false, false}, {"split", split, true, true, false}, {"split-paged", split, true, false, true}} {
+		b.Run(c.name, func(b *testing.B) {
+			var sum, worker pagedHist
+			if c.pooled {
+				sum.pool = &pagePool{}
+			}
+			var also *pagedHist
+			if c.withAlso {
+				also = &worker
+			}
+			for n := range b.N {
+				if err := addPackedTo(&sum, also, c.form[n%len(c.form)], c.split); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/(float64(b.N)*per), "ns/bucket")
+		})
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/(float64(b.N)*float64(buckets)/float64(len(payloads))), "ns/bucket")
+}
+
+// appendGapBucket appends a bucket in the gap form (packedhist.go).
+func appendGapBucket(b []byte, gap int, c int64) []byte {
+	if c == 1 {
+		return binary.AppendUvarint(b, uint64(gap)<<1)
+	}
+	b = binary.AppendUvarint(b, uint64(gap)<<1|1)
+	return binary.AppendUvarint(b, uint64(c-2))
 }

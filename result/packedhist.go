@@ -1,7 +1,6 @@
 package result
 
 import (
-	"encoding/binary"
 	"errors"
 	"math"
 	"strings"
@@ -9,19 +8,21 @@ import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 )
 
-// The packed form of a per-second histogram (result version 5): the
-// populated buckets of objbench's geometry in index order, each a varint
-// u whose bit 0 says a count other than 1 follows (a varint, the count
-// minus 2) and whose other bits are how many empty buckets lie between it
-// and the previous populated one. A second of 1,000 ops takes about 900
-// bytes, one per populated bucket.
+// A per-second histogram's packed form: a tag byte, then the payload.
+// packedTag's (result versions 5 and 6, the gap form): the populated
+// buckets of objbench's geometry in index order, each a varint u whose
+// bit 0 says a count other than 1 follows (a varint, the count minus 2)
+// and whose other bits are how many empty buckets lie between it and the
+// previous populated one. splitTag's (version 7, the split form, which
+// this build writes) is in packedsplit.go.
 //
 // Nothing is deflated per histogram: merging a 100-worker hour adds
 // 720,000 of them, and inflating each cost more than the adding
-// (docs/design-notes.md). A version-5 file compresses a stream's seconds
-// as a whole instead (packstream.go). In memory, OpSecond's histogram
-// strings hold packedTag and the payload; DecodeHistogram and the merge
-// read both this form and the V2 text of older files.
+// (docs/design-notes.md). A file compresses a stream's seconds as a
+// whole instead (packstream.go), whose header says the form of its
+// histograms. In memory, OpSecond's histogram strings hold a tag and the
+// payload; DecodeHistogram and the merge read both forms and the V2 text
+// of older files.
 const packedTag = "\x00"
 
 var (
@@ -42,43 +43,35 @@ func PackHistogram(h *hdr.Histogram) string {
 		ours.Merge(h)
 		s = ours.Export()
 	}
-	return packedTag + string(appendPackedDense(nil, s.Counts))
+	var w splitWriter
+	return string(w.appendDense([]byte(splitTag), s.Counts))
 }
 
-// isPacked says whether a histogram string is in the packed form.
-func isPacked(enc string) bool { return strings.HasPrefix(enc, packedTag) }
-
-// appendPackedDense appends the packed payload of dense counts (indexed
-// by bucket) to b.
-func appendPackedDense(b []byte, counts []int64) []byte {
-	prev := -1
-	for i, c := range counts {
-		if c > 0 {
-			b = appendPackedBucket(b, i-prev-1, c)
-			prev = i
-		}
-	}
-	return b
+// isPacked says whether a histogram string is in a packed form.
+func isPacked(enc string) bool {
+	return strings.HasPrefix(enc, packedTag) || strings.HasPrefix(enc, splitTag)
 }
 
-// appendPackedSparse appends the packed payload of s to b.
-func appendPackedSparse(b []byte, s *sparseHist) []byte {
-	prev := -1
-	for k, i := range s.idx {
-		if s.cnt[k] > 0 {
-			b = appendPackedBucket(b, int(i)-prev-1, s.cnt[k])
-			prev = int(i)
-		}
+// parsePackedString reads a packed histogram string (either form) into
+// dst (emptied first).
+func parsePackedString(enc string, dst *sparseHist) error {
+	if strings.HasPrefix(enc, splitTag) {
+		return parseSplit(enc[len(splitTag):], dst)
 	}
-	return b
+	if !strings.HasPrefix(enc, packedTag) {
+		dst.idx, dst.cnt = dst.idx[:0], dst.cnt[:0]
+		return errPacked
+	}
+	return parsePacked(enc[len(packedTag):], dst)
 }
 
-func appendPackedBucket(b []byte, gap int, c int64) []byte {
-	if c == 1 {
-		return binary.AppendUvarint(b, uint64(gap)<<1)
+// addPackedTo adds a packed payload, in the split form or the gap form,
+// to h and, unless nil, to also.
+func addPackedTo(h, also *pagedHist, p []byte, split bool) error {
+	if split {
+		return addSplitPaged(h, also, p)
 	}
-	b = binary.AppendUvarint(b, uint64(gap)<<1|1)
-	return binary.AppendUvarint(b, uint64(c-2))
+	return addPackedPaged2(h, also, p)
 }
 
 // payload is a packed payload, held as a file's bytes or as a string.
@@ -127,24 +120,6 @@ func uvarint[P payload](p P, i int) (uint64, int, bool) {
 	return 0, 0, false
 }
 
-// addPackedDense adds the payload p to dense (histCounts long).
-func addPackedDense[P payload](dense []int64, p P) error {
-	dense = dense[:histCounts]
-	at := -1
-	for i := 0; i < len(p); {
-		idx, c, next, ok := nextPacked(p, i, at)
-		if !ok {
-			return errPacked
-		}
-		v := dense[idx] + c
-		if v < 0 {
-			return errOverflow
-		}
-		dense[idx], at, i = v, idx, next
-	}
-	return nil
-}
-
 // parsePacked reads the payload p into dst (emptied first).
 func parsePacked[P payload](p P, dst *sparseHist) error {
 	dst.idx, dst.cnt = dst.idx[:0], dst.cnt[:0]
@@ -166,52 +141,13 @@ func histFromDense(dense []int64) *hdr.Histogram {
 		SignificantFigures: HistDigits, Counts: dense})
 }
 
-// pageBuckets is the size of a pagedHist's pages.
-const (
-	pageShift   = 10
-	pageBuckets = 1 << pageShift
-	histPages   = (histCounts + pageBuckets - 1) / pageBuckets
-)
-
-// pagedHist is a histogram being summed, its counts in pages of 1,024
-// buckets made as buckets in them are first touched: a merged hour holds
-// thousands of them, and a second's latencies fill a few pages, not the
-// 23 (184 KiB) of the whole geometry.
-type pagedHist struct {
-	pages [histPages]*[pageBuckets]int64
-	pool  *pagePool // where pages come from and go back to (nil: made anew)
-}
-
-// pagePool keeps the pages of merged seconds already written, cleared,
-// for the seconds after them.
-type pagePool struct{ free []*[pageBuckets]int64 }
-
-func (p *pagePool) get() *[pageBuckets]int64 {
-	if p == nil || len(p.free) == 0 {
-		return new([pageBuckets]int64)
-	}
-	pg := p.free[len(p.free)-1]
-	p.free = p.free[:len(p.free)-1]
-	return pg
-}
-
-func (p *pagePool) put(pg *[pageBuckets]int64) {
-	if p != nil {
-		*pg = [pageBuckets]int64{}
-		p.free = append(p.free, pg)
-	}
-}
-
-// addPackedPaged adds the payload p to h.
-func addPackedPaged(h *pagedHist, p []byte) error { return addPackedPaged2(h, nil, p) }
-
-// addPackedPaged2 adds the payload p to h and, unless nil, to also (a
-// merge sums a second's latencies into the merged second and into its
-// worker's total at once). This is a merge's inner loop (a 100-worker
-// hour adds half a billion buckets): nextPacked's work, with one-byte
-// buckets read inline.
+// addPackedPaged2 adds the gap-form payload p to h and, unless nil, to
+// also (a merge sums a second's latencies into the merged second and
+// into its worker's total at once), with one-byte buckets read inline.
+// As in addSplitPaged, the payload's count is checked, not each bucket.
 func addPackedPaged2(h, also *pagedHist, p []byte) error {
 	at, end := -1, 0
+	var sum uint64 // the payload's count
 	var page, page2 *[pageBuckets]int64
 	for i := 0; i < len(p); {
 		var idx int
@@ -240,111 +176,20 @@ func addPackedPaged2(h, also *pagedHist, p []byte) error {
 			}
 			end = (idx>>pageShift + 1) << pageShift
 		}
-		v := page[idx&(pageBuckets-1)] + c
-		if v < 0 {
+		if sum += uint64(c); sum > math.MaxInt64 { // c is at most that: no wrap
 			return errOverflow
 		}
-		page[idx&(pageBuckets-1)], at = v, idx
+		page[idx&(pageBuckets-1)] += c
 		if page2 != nil {
-			if v = page2[idx&(pageBuckets-1)] + c; v < 0 {
-				return errOverflow
-			}
-			page2[idx&(pageBuckets-1)] = v
+			page2[idx&(pageBuckets-1)] += c
 		}
+		at = idx
+	}
+	if err := h.addTotal(sum); err != nil {
+		return err
+	}
+	if also != nil {
+		return also.addTotal(sum)
 	}
 	return nil
-}
-
-// addSparse adds s.
-func (h *pagedHist) addSparse(s *sparseHist) error {
-	for k, i := range s.idx {
-		page := h.page(int(i) >> pageShift)
-		v := page[i&(pageBuckets-1)] + s.cnt[k]
-		if v < 0 {
-			return errOverflow
-		}
-		page[i&(pageBuckets-1)] = v
-	}
-	return nil
-}
-
-func (h *pagedHist) page(n int) *[pageBuckets]int64 {
-	if h.pages[n] == nil {
-		h.pages[n] = h.pool.get()
-	}
-	return h.pages[n]
-}
-
-// pack is the sum in the packed form ("" when empty); the pages are
-// released.
-func (h *pagedHist) pack(buf []byte) (string, []byte) {
-	buf = append(buf[:0], packedTag...)
-	prev := -1
-	for n, page := range h.pages {
-		if page == nil {
-			continue
-		}
-		for j, c := range page {
-			if c > 0 {
-				i := n<<pageShift + j
-				buf = appendPackedBucket(buf, i-prev-1, c)
-				prev = i
-			}
-		}
-		h.pages[n] = nil
-		h.pool.put(page)
-	}
-	if len(buf) == len(packedTag) {
-		return "", buf
-	}
-	return string(buf), buf
-}
-
-// merge adds o (nil: nothing) to h.
-func (h *pagedHist) merge(o *pagedHist) error {
-	if o == nil {
-		return nil
-	}
-	for n, page := range o.pages {
-		if page == nil {
-			continue
-		}
-		if h.pages[n] == nil {
-			h.pages[n] = page
-			continue
-		}
-		dst := h.pages[n]
-		for j, c := range page {
-			if v := dst[j] + c; v >= dst[j] {
-				dst[j] = v
-			} else {
-				return errOverflow
-			}
-		}
-	}
-	return nil
-}
-
-// histogram is the sum as a histogram; nil for nil.
-func (h *pagedHist) histogram() *hdr.Histogram {
-	if h == nil {
-		return nil
-	}
-	dense := make([]int64, histCounts)
-	for n, page := range h.pages {
-		if page != nil {
-			copy(dense[n<<pageShift:], page[:])
-		}
-	}
-	return histFromDense(dense)
-}
-
-// empty says whether nothing was added.
-func (h *pagedHist) empty() bool {
-	for _, p := range h.pages {
-		if p != nil {
-			return false
-		}
-	}
-	return true
 }

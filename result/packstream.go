@@ -6,18 +6,20 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"golang.org/x/sync/errgroup"
 )
 
 // A stream's packed seconds (result version 5, Stream.Packed): a header
-// of version byte 1, two name tables (the ops, then the error classes: a
-// count, then each as its length and bytes) and the last second's T
-// (ZigZag), then frames, each the T of its first second (ZigZag), a
-// varint of its raw length, its codec (a byte: packframe.go), a varint
-// of its coded length and its coded bytes. (Version 1, still read, has
+// of a version byte (packVersion), two name tables (the ops, then the
+// error classes: a count, then each as its length and bytes) and the
+// last second's T (ZigZag), then frames, each the T of its first second
+// (ZigZag), a varint of its raw length, its codec (a byte:
+// packframe.go), a varint of its coded length and its coded bytes. (Version 1, still read, has
 // no codec byte: a zstd frame, or the raw bytes stored as they are when
-// its coded length is 0.) A frame
+// its coded length is 0. Versions 1 and 2 hold histograms in the gap
+// form, version 3 in the split form: packedhist.go.) A frame
 // holds whole seconds, in T order; frames are independent, so a reader
 // holds one at a time and a merge finds where any second lies. A frame's
 // raw bytes are its seconds, each
@@ -33,7 +35,7 @@ import (
 // Varints are encoding/binary's. The packing is lossless: a file read
 // back holds the seconds it was written from.
 const (
-	packVersion = 2
+	packVersion = 3
 	// A frame is cut after the second that brings it past frameTarget
 	// raw bytes; none may exceed frameMax (what a reader allocates for
 	// hostile input is bounded by it).
@@ -68,6 +70,7 @@ type packer struct {
 	hist   []byte
 	codec  histCodec
 	sparse sparseHist
+	split  splitWriter
 }
 
 // close releases the encoders.
@@ -236,16 +239,16 @@ func (p *packer) appendSecond(b []byte, s Second, ops, classes map[string]uint64
 }
 
 // appendHist appends the histogram h (packed, or V2 text from an older
-// file) as a length and its packed payload.
+// file) as a length and its payload in the split form.
 func (p *packer) appendHist(b []byte, h string) ([]byte, error) {
-	if isPacked(h) {
-		b = binary.AppendUvarint(b, uint64(len(h)-len(packedTag)))
-		return append(b, h[len(packedTag):]...), nil
+	if strings.HasPrefix(h, splitTag) {
+		b = binary.AppendUvarint(b, uint64(len(h)-len(splitTag)))
+		return append(b, h[len(splitTag):]...), nil
 	}
-	if err := p.codec.decode(h, &p.sparse); err != nil {
+	if err := p.codec.decode(h, &p.sparse); err != nil { // the gap form, or V2 text
 		return nil, histError(err)
 	}
-	p.hist = appendPackedSparse(p.hist[:0], &p.sparse)
+	p.hist = p.split.appendSparse(p.hist[:0], &p.sparse)
 	b = binary.AppendUvarint(b, uint64(len(p.hist)))
 	return append(b, p.hist...), nil
 }

@@ -29,7 +29,10 @@ import (
 //	   alone, which decodes twice as fast as zstd and packs these bytes as
 //	   small), zstd or stored; the merge of 100 workers of an hour reads
 //	   them in less CPU
-const Version = 6
+//	7: per-second histograms in the split form (packedsplit.go): gaps and
+//	   counts in runs of fixed width, so that a merge adds eight buckets
+//	   at once; files as small as version 6's
+const Version = 7
 
 // RunInfo identifies a run and says how it ended; a result file and its
 // summary both begin with it.

@@ -87,7 +87,7 @@ func (c *histCodec) decode(enc string, dst *sparseHist) error {
 		return nil
 	}
 	if isPacked(enc) {
-		return parsePacked(enc[len(packedTag):], dst)
+		return parsePackedString(enc, dst)
 	}
 	dst.idx, dst.cnt = dst.idx[:0], dst.cnt[:0]
 	n := base64.StdEncoding.DecodedLen(len(enc))

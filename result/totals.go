@@ -81,7 +81,7 @@ func newSummarizer(w Window, latencyOnly bool) *summarizer {
 
 // add counts o, second t's record; hists are its histograms when it
 // comes packed (nil: o's strings).
-func (s *summarizer) add(t int64, o *OpSecond, hists *[3][]byte) error {
+func (s *summarizer) add(t int64, o *OpSecond, hists *packedHists) error {
 	tot := s.byOp[o.Op]
 	if tot == nil {
 		tot = &OpTotal{Op: o.Op}
@@ -175,15 +175,15 @@ func (s *summarizer) totals(w Window) []OpTotal {
 // addHist adds o's histogram k (latency, TTFB, response) to *acc, made
 // when it is the first: from hists[k] when the record came packed, else
 // from o's string (packed, or V2 text).
-func addHist(acc **pagedHist, o *OpSecond, k int, hists *[3][]byte, c *histCodec, sp *sparseHist) error {
+func addHist(acc **pagedHist, o *OpSecond, k int, hists *packedHists, c *histCodec, sp *sparseHist) error {
 	if hists != nil {
-		if hists[k] == nil {
+		if hists.b[k] == nil {
 			return nil
 		}
 		if *acc == nil {
 			*acc = &pagedHist{}
 		}
-		return addPackedPaged(*acc, hists[k])
+		return addPackedTo(*acc, nil, hists.b[k], hists.split)
 	}
 	enc := [3]string{o.Latency, o.TTFB, o.Response}[k]
 	if enc == "" {
@@ -193,7 +193,7 @@ func addHist(acc **pagedHist, o *OpSecond, k int, hists *[3][]byte, c *histCodec
 		*acc = &pagedHist{}
 	}
 	if isPacked(enc) {
-		return addPackedPaged(*acc, []byte(enc[len(packedTag):]))
+		return addPackedTo(*acc, nil, []byte(enc[len(packedTag):]), enc[:len(splitTag)] == splitTag)
 	}
 	if err := c.decode(enc, sp); err != nil {
 		return histError(err)

@@ -19,6 +19,9 @@ type packedSeconds struct {
 	// lazy, when set, is where the frames' bytes are read from as they
 	// are needed (their data is nil): a merge's files (lazy.go).
 	lazy *lazyBlob
+	// split: the histograms are in the split form (version 3 packing),
+	// else in the gap form.
+	split bool
 }
 
 // frameRef is one frame: the T of its first second, its raw length and
@@ -32,12 +35,12 @@ type frameRef struct {
 }
 
 func openPacked(blob []byte) (*packedSeconds, error) {
-	if len(blob) == 0 || blob[0] != packVersion && blob[0] != 1 {
+	if len(blob) == 0 || blob[0] < 1 || blob[0] > packVersion {
 		return nil, fmt.Errorf("%w: unknown version", errPackedSeconds)
 	}
 	v1 := blob[0] == 1
 	c := cursor{b: blob, i: 1}
-	ps := &packedSeconds{ops: c.names(), classes: c.names(), last: c.varint()}
+	ps := &packedSeconds{ops: c.names(), classes: c.names(), last: c.varint(), split: blob[0] >= 3}
 	if c.bad {
 		return nil, fmt.Errorf("%w: header", errPackedSeconds)
 	}
@@ -85,9 +88,17 @@ func (ps *packedSeconds) nextFrame(dec *frameDecoder, buf []byte) ([]byte, error
 type opRecord struct {
 	T int64
 	OpSecond
-	hist  [3][]byte
+	hist  packedHists
 	errs  map[string]int64
 	ticks Ticks
+}
+
+// packedHists are a record's latency, TTFB and response histograms as
+// its frame holds them: packed payloads (nil: none), all in the split
+// form or all in the gap form.
+type packedHists struct {
+	b     [3][]byte
+	split bool
 }
 
 // eachRecord calls fn with every op record of a frame's raw bytes, and
@@ -146,16 +157,25 @@ func (ps *packedSeconds) readOp(c *cursor, rec *opRecord) error {
 		rec.ticks.Bytes = c.ints(rec.ticks.Bytes[:0])
 		rec.Ticks = &rec.ticks
 	}
-	for k := range rec.hist {
-		rec.hist[k] = nil
+	rec.hist.split = ps.split
+	for k := range rec.hist.b {
+		rec.hist.b[k] = nil
 		if flags&(packFlagLatency<<k) != 0 {
-			rec.hist[k] = c.bytes()
+			rec.hist.b[k] = c.bytes()
 		}
 	}
 	if c.bad {
 		return fmt.Errorf("%w: op record", errPackedSeconds)
 	}
 	return nil
+}
+
+// tag is the tag of the histograms' form.
+func (p *packedHists) tag() string {
+	if p.split {
+		return splitTag
+	}
+	return packedTag
 }
 
 var errNoSeconds = errors.New("packed seconds hold no second")
@@ -189,8 +209,8 @@ func unpack(blob []byte, dec *frameDecoder) ([]Second, error) {
 				o.Ticks = &Ticks{OK: slices.Clone(r.ticks.OK), Bytes: slices.Clone(r.ticks.Bytes)}
 			}
 			for k, dst := range [3]*string{&o.Latency, &o.TTFB, &o.Response} {
-				if r.hist[k] != nil {
-					*dst = packedTag + string(r.hist[k])
+				if r.hist.b[k] != nil {
+					*dst = r.hist.tag() + string(r.hist.b[k])
 				}
 			}
 			s := &secs[len(secs)-1]

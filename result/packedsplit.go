@@ -1,0 +1,397 @@
+package result
+
+import (
+	"encoding/binary"
+	"math"
+	"math/bits"
+)
+
+// The split form of a packed histogram (result version 7, tag splitTag):
+// the populated buckets of objbench's geometry in index order, their
+// gaps and counts in separate runs of fixed width,
+//
+//	uvarint n, how many buckets;
+//	n bytes, each bucket's gap to the previous populated one (255: the
+//	  gap is 255 or more; E holds it minus 255);
+//	ceil(n/4) bytes, each bucket's count minus 1 in 2 bits, bucket k's
+//	  at bit 2(k mod 4) of byte k/4 (3: the count is 4 or more; E holds
+//	  it minus 4); bits past the last bucket are 0;
+//	E, those escapes as uvarints in bucket order (a bucket's gap before
+//	  its count), each in its shortest form.
+//
+// Every histogram has one split form. A second of 1,000 GET latencies
+// takes 1.27 bytes a bucket, as the gap form did, and packs as small.
+// The point is the reading: a merge of 100 workers of an hour adds half
+// a billion buckets, and where the gap form's varints made every
+// bucket's place depend on the one before, here eight buckets' gaps and
+// counts are two loads, checked for escapes and for the page they land
+// in at once and added without a branch (addSplitPaged; design notes).
+const splitTag = "\x01"
+
+// splitWriter builds a split payload from buckets given in index order;
+// one goroutine's (it keeps its buffers).
+type splitWriter struct {
+	g, c, e []byte
+	n, prev int
+}
+
+func (w *splitWriter) reset() {
+	w.g, w.c, w.e, w.n, w.prev = w.g[:0], w.c[:0], w.e[:0], 0, -1
+}
+
+// add puts bucket idx, of count c > 0, after those added before.
+func (w *splitWriter) add(idx int, c int64) {
+	if gap := idx - w.prev - 1; gap < 255 {
+		w.g = append(w.g, byte(gap))
+	} else {
+		w.g = append(w.g, 255)
+		w.e = binary.AppendUvarint(w.e, uint64(gap-255))
+	}
+	w.prev = idx
+	if w.n&3 == 0 {
+		w.c = append(w.c, 0)
+	}
+	if c < 4 {
+		w.c[len(w.c)-1] |= byte(c-1) << (2 * (w.n & 3))
+	} else {
+		w.c[len(w.c)-1] |= 3 << (2 * (w.n & 3))
+		w.e = binary.AppendUvarint(w.e, uint64(c-4))
+	}
+	w.n++
+}
+
+// appendTo appends the payload of the buckets added to b and starts
+// afresh.
+func (w *splitWriter) appendTo(b []byte) []byte {
+	b = binary.AppendUvarint(b, uint64(w.n))
+	b = append(b, w.g...)
+	b = append(b, w.c...)
+	b = append(b, w.e...)
+	w.reset()
+	return b
+}
+
+// appendSplitDense appends the split payload of dense counts to b.
+func (w *splitWriter) appendDense(b []byte, counts []int64) []byte {
+	w.reset()
+	for i, c := range counts {
+		if c > 0 {
+			w.add(i, c)
+		}
+	}
+	return w.appendTo(b)
+}
+
+// appendSparse appends the split payload of s to b.
+func (w *splitWriter) appendSparse(b []byte, s *sparseHist) []byte {
+	w.reset()
+	for k, i := range s.idx {
+		if s.cnt[k] > 0 {
+			w.add(int(i), s.cnt[k])
+		}
+	}
+	return w.appendTo(b)
+}
+
+// splitPayload is a split payload's three runs, checked for length.
+type splitPayload[P payload] struct {
+	g, c, e P
+	ei      int // the next escape
+}
+
+func openSplit[P payload](p P) (splitPayload[P], bool) {
+	v, k, ok := uvarint(p, 0)
+	if !ok || v > histCounts {
+		return splitPayload[P]{}, false
+	}
+	n, cl := int(v), (int(v)+3)/4
+	if len(p)-k < n+cl {
+		return splitPayload[P]{}, false
+	}
+	s := splitPayload[P]{g: p[k : k+n], c: p[k+n : k+n+cl], e: p[k+n+cl:]}
+	if n&3 != 0 && s.c[cl-1]>>(2*(n&3)) != 0 {
+		return splitPayload[P]{}, false
+	}
+	return s, true
+}
+
+// escape reads the next escape.
+func (s *splitPayload[P]) escape() (uint64, bool) {
+	v, next, ok := uvarint(s.e, s.ei)
+	if !ok || next-s.ei > 1 && s.e[next-1] == 0 { // not the shortest form
+		return 0, false
+	}
+	s.ei = next
+	return v, true
+}
+
+// bucket is bucket j's step from the one before (its gap plus 1) and its
+// count, its escapes read.
+func (s *splitPayload[P]) bucket(j int) (step int, c int64, ok bool) {
+	step, c = int(s.g[j])+1, int64(s.c[j>>2]>>(2*(j&3)))&3+1
+	if step == 256 {
+		v, ok := s.escape()
+		if !ok || v >= histCounts {
+			return 0, 0, false
+		}
+		step = int(v) + 256
+	}
+	if c == 4 {
+		v, ok := s.escape()
+		if !ok || v > math.MaxInt64-4 {
+			return 0, 0, false
+		}
+		c = int64(v) + 4
+	}
+	return step, c, true
+}
+
+// done says whether every escape was read (a payload holds no others).
+func (s *splitPayload[P]) done() bool { return s.ei == len(s.e) }
+
+// parseSplit reads the split payload p into dst (emptied first).
+func parseSplit[P payload](p P, dst *sparseHist) error {
+	dst.idx, dst.cnt = dst.idx[:0], dst.cnt[:0]
+	s, ok := openSplit(p)
+	if !ok {
+		return errPacked
+	}
+	at := -1
+	for j := range len(s.g) {
+		step, c, ok := s.bucket(j)
+		if at += step; !ok || at >= histCounts {
+			return errPacked
+		}
+		dst.idx, dst.cnt = append(dst.idx, int32(at)), append(dst.cnt, c)
+	}
+	if !s.done() {
+		return errPacked
+	}
+	return nil
+}
+
+// Masks of a word of eight gap bytes and of eight 2-bit counts.
+const (
+	bytesLow  = 0x0101010101010101
+	bytesHigh = 0x8080808080808080
+	pairsLow  = 0x5555
+)
+
+// addSplitPaged adds the split payload p to h and, unless nil, to also.
+// This is a merge's inner loop. Eight buckets in a row that land in the
+// page the last one did and have no escape are added at once, without a
+// branch; eight that cross into another page or have counts that escape
+// are added one by one, as are the buckets up to a gap that escapes and
+// the last few. No bucket is checked for overflow: none exceeds its
+// histogram's total count, which is checked (addTotal; eight buckets add
+// at most 32 to sum, which a bucket keeps at most math.MaxInt64, so sum
+// does not wrap).
+func addSplitPaged(h, also *pagedHist, p []byte) error {
+	s, ok := openSplit(p)
+	if !ok {
+		return errPacked
+	}
+	if also == nil && h.pool != nil {
+		return addSplitBlock(h, &s)
+	}
+	g, n := s.g, len(s.g)
+	var sum uint64 // the payload's count
+	at, end := -1, 0
+	var page, page2 *[pageBuckets]int64
+	for j := 0; j < n; {
+		lanes := 1 // how many buckets to add one by one
+		if j+8 <= n {
+			w := binary.LittleEndian.Uint64(g[j:])
+			if esc := (^w - bytesLow) & w & bytesHigh; esc != 0 { // a gap escapes (255): up to it
+				lanes = bits.TrailingZeros64(esc)/8 + 1
+			} else {
+				var cw uint // the eight counts
+				if k := j >> 2; k+4 <= len(s.c) {
+					cw = uint(binary.LittleEndian.Uint32(s.c[k:])>>(2*(j&3))) & 0xffff
+				} else {
+					cw = countsTail(s.c, j)
+				}
+				x := w&0x00ff00ff00ff00ff + w>>8&0x00ff00ff00ff00ff // the steps' sum, in four 16-bit lanes
+				last := at + 8 + int(x*0x0001000100010001>>48)
+				if last >= end || cw&(cw>>1)&pairsLow != 0 {
+					lanes = 8
+				} else {
+					e := g[j : j+8 : j+8]
+					for pg, next := page, page2; pg != nil; pg, next = next, nil { // h's page, then also's
+						a := at + int(e[0]) + 1
+						pg[a&(pageBuckets-1)] += int64(cw&3) + 1
+						a += int(e[1]) + 1
+						pg[a&(pageBuckets-1)] += int64(cw>>2&3) + 1
+						a += int(e[2]) + 1
+						pg[a&(pageBuckets-1)] += int64(cw>>4&3) + 1
+						a += int(e[3]) + 1
+						pg[a&(pageBuckets-1)] += int64(cw>>6&3) + 1
+						a += int(e[4]) + 1
+						pg[a&(pageBuckets-1)] += int64(cw>>8&3) + 1
+						a += int(e[5]) + 1
+						pg[a&(pageBuckets-1)] += int64(cw>>10&3) + 1
+						a += int(e[6]) + 1
+						pg[a&(pageBuckets-1)] += int64(cw>>12&3) + 1
+						a += int(e[7]) + 1
+						pg[a&(pageBuckets-1)] += int64(cw>>14) + 1
+					}
+					sum += uint64(8 + bits.OnesCount(cw) + bits.OnesCount(cw&^pairsLow))
+					at, j = last, j+8
+					continue
+				}
+			}
+		}
+		for stop := j + lanes; j < stop; j++ {
+			step, c := int(g[j])+1, int64(s.c[j>>2]>>(2*(j&3)))&3+1
+			if step == 256 || c == 4 {
+				if step, c, ok = s.bucket(j); !ok {
+					return errPacked
+				}
+			}
+			if at += step; at >= end {
+				if at >= histCounts {
+					return errPacked
+				}
+				page = h.page(at >> pageShift)
+				if also != nil {
+					page2 = also.page(at >> pageShift)
+				}
+				end = (at>>pageShift + 1) << pageShift
+			}
+			page[at&(pageBuckets-1)] += c
+			if page2 != nil {
+				page2[at&(pageBuckets-1)] += c
+			}
+			if sum += uint64(c); sum > math.MaxInt64 { // c is at most that: no wrap
+				return errOverflow
+			}
+		}
+	}
+	if !s.done() {
+		return errPacked
+	}
+	if err := h.addTotal(sum); err != nil {
+		return err
+	}
+	if also != nil {
+		return also.addTotal(sum)
+	}
+	return nil
+}
+
+// addSplitBlock is addSplitPaged into h's block (a merge's second): no
+// page to cross, and eight buckets whose counts escape are added at once,
+// the escaped ones (to which they added 4) then one by one.
+func addSplitBlock(h *pagedHist, s *splitPayload[[]byte]) error {
+	g, n := s.g, len(s.g)
+	if n == 0 {
+		return checkDone(s)
+	}
+	d := h.countBlock()
+	const mask = blockLen - 1
+	var sum uint64 // the payload's count
+	at := -1
+	for j := 0; j < n; {
+		lanes := 1 // how many buckets to add one by one
+		if j+8 <= n {
+			w := binary.LittleEndian.Uint64(g[j:])
+			if esc := (^w - bytesLow) & w & bytesHigh; esc != 0 { // a gap escapes (255): up to it
+				lanes = bits.TrailingZeros64(esc)/8 + 1
+			} else {
+				var cw uint // the eight counts
+				if k := j >> 2; k+4 <= len(s.c) {
+					cw = uint(binary.LittleEndian.Uint32(s.c[k:])>>(2*(j&3))) & 0xffff
+				} else {
+					cw = countsTail(s.c, j)
+				}
+				x := w&0x00ff00ff00ff00ff + w>>8&0x00ff00ff00ff00ff // the steps' sum, in four 16-bit lanes
+				last := at + 8 + int(x*0x0001000100010001>>48)
+				if last >= histCounts {
+					return errPacked
+				}
+				e := g[j : j+8 : j+8]
+				a := at + int(e[0]) + 1
+				d[a&mask] += int64(cw&3) + 1
+				a += int(e[1]) + 1
+				d[a&mask] += int64(cw>>2&3) + 1
+				a += int(e[2]) + 1
+				d[a&mask] += int64(cw>>4&3) + 1
+				a += int(e[3]) + 1
+				d[a&mask] += int64(cw>>6&3) + 1
+				a += int(e[4]) + 1
+				d[a&mask] += int64(cw>>8&3) + 1
+				a += int(e[5]) + 1
+				d[a&mask] += int64(cw>>10&3) + 1
+				a += int(e[6]) + 1
+				d[a&mask] += int64(cw>>12&3) + 1
+				a += int(e[7]) + 1
+				d[a&mask] += int64(cw>>14) + 1
+				sum += uint64(8 + bits.OnesCount(cw) + bits.OnesCount(cw&^pairsLow))
+				for esc := cw & (cw >> 1) & pairsLow; esc != 0; esc &= esc - 1 { // counts of 4 and more
+					a := at
+					for _, gap := range e[:bits.TrailingZeros(esc)/2+1] {
+						a += int(gap) + 1
+					}
+					v, ok := s.escape() // the count minus the 4 added
+					if !ok || v > math.MaxInt64-4 {
+						return errPacked
+					}
+					d[a&mask] += int64(v)
+					if sum += v; sum > math.MaxInt64 { // v is at most that: no wrap
+						return errOverflow
+					}
+				}
+				at, j = last, j+8
+				continue
+			}
+		}
+		for stop := j + lanes; j < stop; j++ {
+			step, c := int(g[j])+1, int64(s.c[j>>2]>>(2*(j&3)))&3+1
+			if step == 256 || c == 4 {
+				var ok bool
+				if step, c, ok = s.bucket(j); !ok {
+					return errPacked
+				}
+			}
+			if at += step; at >= histCounts {
+				return errPacked
+			}
+			d[at&mask] += c
+			if sum += uint64(c); sum > math.MaxInt64 { // c is at most that: no wrap
+				return errOverflow
+			}
+		}
+	}
+	if err := checkDone(s); err != nil {
+		return err
+	}
+	// The pages the buckets lie in, from the first's to the last's, are
+	// h's (pack reads them).
+	first := int(g[0])
+	if first == 255 {
+		v, _, _ := uvarint(s.e, 0) // read above: bucket 0's gap is E's first
+		first = int(v) + 255
+	}
+	for pn := first >> pageShift; pn <= at>>pageShift; pn++ {
+		h.page(pn)
+	}
+	return h.addTotal(sum)
+}
+
+func checkDone(s *splitPayload[[]byte]) error {
+	if !s.done() {
+		return errPacked
+	}
+	return nil
+}
+
+// countsTail is the eight 2-bit counts from bucket j on where fewer
+// than four bytes of counts are left from j's (the payload's last
+// buckets).
+func countsTail(c []byte, j int) uint {
+	var v uint
+	for i, k := 0, j>>2; i < 3 && k+i < len(c); i++ {
+		v |= uint(c[k+i]) << (8 * i)
+	}
+	return v >> (2 * (j & 3)) & 0xffff
+}

@@ -1,0 +1,175 @@
+package result
+
+import (
+	"math"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// pageBuckets is the size of a pagedHist's pages.
+const (
+	pageShift   = 10
+	pageBuckets = 1 << pageShift
+	histPages   = (histCounts + pageBuckets - 1) / pageBuckets
+)
+
+// pagedHist is a histogram being summed, its counts in pages of 1,024
+// buckets made as buckets in them are first touched: a merged hour holds
+// thousands of them, and a second's latencies fill a few pages, not the
+// 23 (184 KiB) of the whole geometry. With a pool (a merge's seconds,
+// a few at a time), the pages are those of one block of the whole
+// geometry, so that addSplitBlock adds without minding pages.
+//
+// total is every count added. What adds to a pagedHist checks that total
+// for overflow, not each bucket: no bucket exceeds it.
+type pagedHist struct {
+	pages [histPages]*[pageBuckets]int64
+	block *countBlock // with a pool: where the pages lie
+	total uint64
+	pool  *pagePool
+}
+
+// countBlock is the counts of a whole histogram, 32,768 long so that an
+// index masked to 15 bits needs no bounds check.
+type (
+	countBlock [blockLen]int64
+	pagePool   struct{ free []*countBlock } // blocks of merged seconds already written, cleared
+)
+
+const blockLen = 1 << 15
+
+func (p *pagePool) get() *countBlock {
+	if len(p.free) == 0 {
+		return new(countBlock)
+	}
+	b := p.free[len(p.free)-1]
+	p.free = p.free[:len(p.free)-1]
+	return b
+}
+
+// addTotal counts n more added to h: an error when h's total no longer
+// fits an int64 (a bucket might not).
+func (h *pagedHist) addTotal(n uint64) error {
+	if n > math.MaxInt64 || h.total+n > math.MaxInt64 {
+		return errOverflow
+	}
+	h.total += n
+	return nil
+}
+
+// addSparse adds s.
+func (h *pagedHist) addSparse(s *sparseHist) error {
+	var sum uint64
+	for k, i := range s.idx {
+		c := s.cnt[k]
+		if c < 0 {
+			return errOverflow
+		}
+		if sum += uint64(c); sum > math.MaxInt64 {
+			return errOverflow
+		}
+		h.page(int(i) >> pageShift)[i&(pageBuckets-1)] += c
+	}
+	return h.addTotal(sum)
+}
+
+func (h *pagedHist) page(n int) *[pageBuckets]int64 {
+	if h.pages[n] == nil {
+		if h.pool == nil {
+			h.pages[n] = new([pageBuckets]int64)
+		} else {
+			h.pages[n] = (*[pageBuckets]int64)(h.countBlock()[n<<pageShift:])
+		}
+	}
+	return h.pages[n]
+}
+
+// countBlock is h's block, taken from the pool at first.
+func (h *pagedHist) countBlock() *countBlock {
+	if h.block == nil {
+		h.block = h.pool.get()
+	}
+	return h.block
+}
+
+// pack is the sum in the packed form ("" when empty), built in buf; the
+// pages are cleared as they are read, and the block goes back to the
+// pool. Unless nil, into is added the sum (a merge's totals).
+func (h *pagedHist) pack(w *splitWriter, buf []byte, into *pagedHist) (string, []byte, error) {
+	w.reset()
+	if into != nil {
+		if err := into.addTotal(h.total); err != nil {
+			return "", buf, err
+		}
+	}
+	for n, page := range h.pages {
+		if page == nil {
+			continue
+		}
+		var dst *[pageBuckets]int64
+		if into != nil {
+			dst = into.page(n)
+		}
+		for j, c := range page {
+			if c != 0 {
+				w.add(n<<pageShift+j, c)
+				page[j] = 0
+				if dst != nil {
+					dst[j] += c
+				}
+			}
+		}
+		h.pages[n] = nil
+	}
+	if h.block != nil { // all zeros again
+		h.pool.free = append(h.pool.free, h.block)
+		h.block = nil
+	}
+	h.total = 0
+	if w.n == 0 {
+		return "", buf, nil
+	}
+	buf = w.appendTo(append(buf[:0], splitTag...))
+	return string(buf), buf, nil
+}
+
+// merge adds o (nil: nothing) to h.
+func (h *pagedHist) merge(o *pagedHist) error {
+	if o == nil {
+		return nil
+	}
+	if err := h.addTotal(o.total); err != nil {
+		return err
+	}
+	for n, page := range o.pages {
+		if page == nil {
+			continue
+		}
+		if h.pages[n] == nil && o.block == nil {
+			h.pages[n] = page
+			continue
+		}
+		dst := h.page(n)
+		for j, c := range page {
+			dst[j] += c
+		}
+	}
+	return nil
+}
+
+// histogram is the sum as a histogram; nil for nil.
+func (h *pagedHist) histogram() *hdr.Histogram {
+	if h == nil {
+		return nil
+	}
+	dense := make([]int64, histCounts)
+	for n, page := range h.pages {
+		if page != nil {
+			copy(dense[n<<pageShift:], page[:])
+		}
+	}
+	return histFromDense(dense)
+}
+
+// empty says whether nothing was added.
+func (h *pagedHist) empty() bool { return h.total == 0 }
