@@ -3,7 +3,6 @@ package result
 import (
 	"bufio"
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -56,6 +55,7 @@ func Encode(w io.Writer, r *Run) error {
 		return fmt.Errorf("encode result: %w", err)
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
+	var text []byte
 	last := 0
 	for _, sp := range packedSpans(meta) {
 		k, err := strconv.Atoi(string(meta[sp[0]+2 : sp[1]-1])) // "#k"
@@ -64,9 +64,7 @@ func Encode(w io.Writer, r *Run) error {
 		}
 		_, _ = bw.Write(meta[last:sp[0]])
 		_ = bw.WriteByte('"')
-		b64 := base64.NewEncoder(base64.StdEncoding, bw)
-		_, _ = b64.Write(blobs[k])
-		_ = b64.Close()
+		text = encodeBase64(bw, blobs[k], text)
 		_ = bw.WriteByte('"')
 		last = sp[1]
 	}

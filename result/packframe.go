@@ -140,9 +140,12 @@ func (e *frameEncoder) close() {
 }
 
 // encode is raw compressed, and its codec: huff0 unless zstd is an
-// eighth smaller. zstd is tried on the whole frame only where it wins
-// that much on the frame's first 32 KiB (seconds that repeat do so
-// within it), so most frames are compressed once.
+// eighth smaller. A frame longer than twice 32 KiB is judged by its
+// first 32 KiB (seconds that repeat do so within it): huff0 unless zstd
+// wins that much there, and then zstd unless it packs the whole frame
+// less than an eighth smaller than huff0 packed the sample, so that a
+// frame is compressed once, not both ways (merged seconds, which zstd
+// packs better, were a merge's serial tenth).
 func (e *frameEncoder) encode(raw []byte) ([]byte, byte) {
 	if e.z == nil {
 		// Options that cannot fail; the fastest level compresses these
@@ -156,6 +159,11 @@ func (e *frameEncoder) encode(raw []byte) ([]byte, byte) {
 		if len(e.sample) >= len(hs)-len(hs)/8 {
 			return e.huff0(raw, make([]byte, 0, len(raw)/2)), codecHuff0
 		}
+		z := e.z.EncodeAll(raw, nil)
+		if est := len(hs) * len(raw) / sampleLen; len(z) < est-est/8 {
+			return z, codecZstd
+		}
+		return e.huff0(raw, make([]byte, 0, len(z)+len(z)/8+16)), codecHuff0
 	}
 	z := e.z.EncodeAll(raw, nil)
 	h := e.huff0(raw, make([]byte, 0, len(z)+len(z)/8+16))
@@ -187,6 +195,10 @@ func (e *frameEncoder) huff0(raw, dst []byte) []byte {
 	return binary.LittleEndian.AppendUint32(dst, sum)
 }
 
+// stored says whether a frame of raw is stored rather than as z, its
+// compression (appendFrame).
+func stored(raw, z []byte) bool { return len(raw) > maxRatio*len(z) || len(z) >= len(raw) }
+
 // appendFrame appends a frame of raw, z its compression by codec, or raw
 // stored when it compresses more than maxRatio: a reader refuses frames
 // that claim to, so that what a hostile file makes it allocate is
@@ -194,7 +206,7 @@ func (e *frameEncoder) huff0(raw, dst []byte) []byte {
 func appendFrame(out []byte, first int64, raw, z []byte, codec byte) []byte {
 	out = binary.AppendVarint(out, first)
 	out = binary.AppendUvarint(out, uint64(len(raw)))
-	if len(raw) > maxRatio*len(z) || len(z) >= len(raw) {
+	if stored(raw, z) {
 		codec, z = codecStored, raw
 	}
 	out = append(out, codec)

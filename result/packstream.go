@@ -116,54 +116,77 @@ func (p *packer) pack(secs []Second) ([]byte, error) {
 	out = appendNames(out, classNames)
 	out = binary.AppendVarint(out, secs[len(secs)-1].T)
 	// The raw seconds, cut into frames (each the T of its first second
-	// and where it ends in raw), then compressed side by side.
+	// and where it ends in raw), each compressed by one of two goroutines
+	// as soon as it is cut (appending to raw never changes the bytes of
+	// a frame already cut, wherever raw moves to).
 	if cap(p.raw) < size {
 		p.raw = make([]byte, 0, size)
 	}
 	p.raw = p.raw[:0]
-	type cut struct {
+	type frame struct {
 		first    int64
 		from, to int
+		raw, z   []byte
+		codec    byte
 	}
-	var cuts []cut
-	start := 0
-	for _, s := range secs {
-		mark := len(p.raw)
-		if mark == start {
-			cuts = append(cuts, cut{first: s.T, from: start})
-		}
-		var err error
-		if p.raw, err = p.appendSecond(p.raw, s, ops, classes); err != nil {
-			return nil, err
-		}
-		if len(p.raw)-mark > frameMax {
-			return nil, fmt.Errorf("pack seconds: second %d holds %d bytes (at most %d)", s.T, len(p.raw)-mark, frameMax)
-		}
-		if len(p.raw)-start > frameMax { // this second would overflow the frame: it opens the next
-			cuts[len(cuts)-1].to, start = mark, mark
-			cuts = append(cuts, cut{first: s.T, from: mark})
-		}
-		if len(p.raw)-start >= frameTarget {
-			cuts[len(cuts)-1].to, start = len(p.raw), len(p.raw)
-		}
-	}
-	if len(cuts) > 0 && cuts[len(cuts)-1].to == 0 {
-		cuts[len(cuts)-1].to = len(p.raw)
-	}
-	zs := make([][]byte, len(cuts))
-	codecs := make([]byte, len(cuts))
+	var frames []*frame
+	todo := make(chan *frame, 16)
 	var g errgroup.Group
-	for w := range min(2, len(cuts)) { // merged files are big; a worker's takes 30 ms
+	for w := range 2 { // merged files are big; a worker's takes 30 ms
 		g.Go(func() error {
-			for i := w; i < len(cuts); i += 2 {
-				zs[i], codecs[i] = p.enc[w].encode(p.raw[cuts[i].from:cuts[i].to])
+			for f := range todo {
+				f.z, f.codec = p.enc[w].encode(f.raw)
 			}
 			return nil
 		})
 	}
+	cut := func(to int) {
+		f := frames[len(frames)-1]
+		f.to, f.raw = to, p.raw[f.from:to]
+		todo <- f
+	}
+	start := 0
+	for _, s := range secs {
+		mark := len(p.raw)
+		if mark == start {
+			frames = append(frames, &frame{first: s.T, from: start})
+		}
+		var err error
+		if p.raw, err = p.appendSecond(p.raw, s, ops, classes); err != nil {
+			close(todo)
+			_ = g.Wait()
+			return nil, err
+		}
+		if len(p.raw)-mark > frameMax {
+			close(todo)
+			_ = g.Wait()
+			return nil, fmt.Errorf("pack seconds: second %d holds %d bytes (at most %d)", s.T, len(p.raw)-mark, frameMax)
+		}
+		if len(p.raw)-start > frameMax { // this second would overflow the frame: it opens the next
+			cut(mark)
+			start = mark
+			frames = append(frames, &frame{first: s.T, from: mark})
+		}
+		if len(p.raw)-start >= frameTarget {
+			cut(len(p.raw))
+			start = len(p.raw)
+		}
+	}
+	if f := frames[len(frames)-1]; f.raw == nil {
+		cut(len(p.raw))
+	}
+	close(todo)
 	_ = g.Wait() // nothing fails
-	for i, c := range cuts {
-		out = appendFrame(out, c.first, p.raw[c.from:c.to], zs[i], codecs[i])
+	n := 0
+	for _, f := range frames {
+		n += 3*binary.MaxVarintLen64 + 1 + len(f.z)
+		if stored(f.raw, f.z) {
+			n += len(f.raw) - len(f.z)
+		}
+	}
+	out = slices.Grow(out, n)
+	for _, f := range frames {
+		out = appendFrame(out, f.first, f.raw, f.z, f.codec)
 	}
 	return out, nil
 }
