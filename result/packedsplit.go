@@ -328,10 +328,10 @@ func addSplitBlock(h *pagedHist, s *splitPayload[[]byte]) error {
 				d[a&mask] += int64(cw>>14) + 1
 				sum += uint64(8 + bits.OnesCount(cw) + bits.OnesCount(cw&^pairsLow))
 				for esc := cw & (cw >> 1) & pairsLow; esc != 0; esc &= esc - 1 { // counts of 4 and more
-					a := at
-					for _, gap := range e[:bits.TrailingZeros(esc)/2+1] {
-						a += int(gap) + 1
-					}
+					l := bits.TrailingZeros(esc) / 2 // the lane, whose place is at, the gaps up to it and l+1
+					m := w & (^uint64(0) >> (56 - 8*l))
+					x := m&0x00ff00ff00ff00ff + m>>8&0x00ff00ff00ff00ff
+					a := at + l + 1 + int(x*0x0001000100010001>>48)
 					v, ok := s.escape() // the count minus the 4 added
 					if !ok || v > math.MaxInt64-4 {
 						return errPacked
