@@ -199,20 +199,15 @@ func addSplitPaged(h, also *pagedHist, p []byte) error {
 	at, end := -1, 0
 	var page, page2 *[pageBuckets]int64
 	for j := 0; j < n; {
-		lanes := 1 // how many buckets to add one by one
-		if j+8 <= n {
+		// How many buckets to add one by one (the last few always are).
+		lanes := 1
+		if j+8 <= n && j>>2+4 <= len(s.c) {
 			w := binary.LittleEndian.Uint64(g[j:])
 			if esc := (^w - bytesLow) & w & bytesHigh; esc != 0 { // a gap escapes (255): up to it
 				lanes = bits.TrailingZeros64(esc)/8 + 1
 			} else {
-				var cw uint // the eight counts
-				if k := j >> 2; k+4 <= len(s.c) {
-					cw = uint(binary.LittleEndian.Uint32(s.c[k:])>>(2*(j&3))) & 0xffff
-				} else {
-					cw = countsTail(s.c, j)
-				}
-				x := w&0x00ff00ff00ff00ff + w>>8&0x00ff00ff00ff00ff // the steps' sum, in four 16-bit lanes
-				last := at + 8 + int(x*0x0001000100010001>>48)
+				cw := countsAt(s.c, j)
+				last := at + 8 + gapsSum(w)
 				if last >= end || cw&(cw>>1)&pairsLow != 0 {
 					lanes = 8
 				} else {
@@ -292,20 +287,15 @@ func addSplitBlock(h *pagedHist, s *splitPayload[[]byte]) error {
 	var sum uint64 // the payload's count
 	at := -1
 	for j := 0; j < n; {
-		lanes := 1 // how many buckets to add one by one
-		if j+8 <= n {
+		// How many buckets to add one by one (the last few always are).
+		lanes := 1
+		if j+8 <= n && j>>2+4 <= len(s.c) {
 			w := binary.LittleEndian.Uint64(g[j:])
 			if esc := (^w - bytesLow) & w & bytesHigh; esc != 0 { // a gap escapes (255): up to it
 				lanes = bits.TrailingZeros64(esc)/8 + 1
 			} else {
-				var cw uint // the eight counts
-				if k := j >> 2; k+4 <= len(s.c) {
-					cw = uint(binary.LittleEndian.Uint32(s.c[k:])>>(2*(j&3))) & 0xffff
-				} else {
-					cw = countsTail(s.c, j)
-				}
-				x := w&0x00ff00ff00ff00ff + w>>8&0x00ff00ff00ff00ff // the steps' sum, in four 16-bit lanes
-				last := at + 8 + int(x*0x0001000100010001>>48)
+				cw := countsAt(s.c, j)
+				last := at + 8 + gapsSum(w)
 				if last >= histCounts {
 					return errPacked
 				}
@@ -329,9 +319,7 @@ func addSplitBlock(h *pagedHist, s *splitPayload[[]byte]) error {
 				sum += uint64(8 + bits.OnesCount(cw) + bits.OnesCount(cw&^pairsLow))
 				for esc := cw & (cw >> 1) & pairsLow; esc != 0; esc &= esc - 1 { // counts of 4 and more
 					l := bits.TrailingZeros(esc) / 2 // the lane, whose place is at, the gaps up to it and l+1
-					m := w & (^uint64(0) >> (56 - 8*l))
-					x := m&0x00ff00ff00ff00ff + m>>8&0x00ff00ff00ff00ff
-					a := at + l + 1 + int(x*0x0001000100010001>>48)
+					a := at + l + 1 + gapsSum(w&(^uint64(0)>>(56-8*l)))
 					v, ok := s.escape() // the count minus the 4 added
 					if !ok || v > math.MaxInt64-4 {
 						return errPacked
@@ -385,13 +373,15 @@ func checkDone(s *splitPayload[[]byte]) error {
 	return nil
 }
 
-// countsTail is the eight 2-bit counts from bucket j on where fewer
-// than four bytes of counts are left from j's (the payload's last
-// buckets).
-func countsTail(c []byte, j int) uint {
-	var v uint
-	for i, k := 0, j>>2; i < 3 && k+i < len(c); i++ {
-		v |= uint(c[k+i]) << (8 * i)
-	}
-	return v >> (2 * (j & 3)) & 0xffff
+// countsAt is the eight 2-bit counts from bucket j on, read as 4 bytes
+// (which the caller sees are there).
+func countsAt(c []byte, j int) uint {
+	return uint(binary.LittleEndian.Uint32(c[j>>2:])) >> (j & 3 * 2) & 0xffff
+}
+
+// gapsSum is the sum of a word's eight gap bytes (in four 16-bit lanes:
+// it may exceed 255).
+func gapsSum(w uint64) int {
+	x := w&0x00ff00ff00ff00ff + w>>8&0x00ff00ff00ff00ff
+	return int(x * 0x0001000100010001 >> 48)
 }
