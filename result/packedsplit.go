@@ -211,26 +211,27 @@ func addSplitPaged(h, also *pagedHist, p []byte) error {
 				if last >= end || cw&(cw>>1)&pairsLow != 0 {
 					lanes = 8
 				} else {
+					cw1 := cw + pairsLow // each count plus 1 (none is 3: no carry)
 					e := g[j : j+8 : j+8]
 					for pg, next := page, page2; pg != nil; pg, next = next, nil { // h's page, then also's
 						a := at + int(e[0]) + 1
-						pg[a&(pageBuckets-1)] += int64(cw&3) + 1
+						pg[a&(pageBuckets-1)] += int64(cw1 & 3)
 						a += int(e[1]) + 1
-						pg[a&(pageBuckets-1)] += int64(cw>>2&3) + 1
+						pg[a&(pageBuckets-1)] += int64(cw1 >> 2 & 3)
 						a += int(e[2]) + 1
-						pg[a&(pageBuckets-1)] += int64(cw>>4&3) + 1
+						pg[a&(pageBuckets-1)] += int64(cw1 >> 4 & 3)
 						a += int(e[3]) + 1
-						pg[a&(pageBuckets-1)] += int64(cw>>6&3) + 1
+						pg[a&(pageBuckets-1)] += int64(cw1 >> 6 & 3)
 						a += int(e[4]) + 1
-						pg[a&(pageBuckets-1)] += int64(cw>>8&3) + 1
+						pg[a&(pageBuckets-1)] += int64(cw1 >> 8 & 3)
 						a += int(e[5]) + 1
-						pg[a&(pageBuckets-1)] += int64(cw>>10&3) + 1
+						pg[a&(pageBuckets-1)] += int64(cw1 >> 10 & 3)
 						a += int(e[6]) + 1
-						pg[a&(pageBuckets-1)] += int64(cw>>12&3) + 1
+						pg[a&(pageBuckets-1)] += int64(cw1 >> 12 & 3)
 						a += int(e[7]) + 1
-						pg[a&(pageBuckets-1)] += int64(cw>>14) + 1
+						pg[a&(pageBuckets-1)] += int64(cw1 >> 14)
 					}
-					sum += uint64(8 + bits.OnesCount(cw) + bits.OnesCount(cw&^pairsLow))
+					sum += uint64(bits.OnesCount(cw1&pairsLow) + 2*bits.OnesCount(cw1&^pairsLow))
 					at, j = last, j+8
 					continue
 				}
@@ -295,37 +296,41 @@ func addSplitBlock(h *pagedHist, s *splitPayload[[]byte]) error {
 				lanes = bits.TrailingZeros64(esc)/8 + 1
 			} else {
 				cw := countsAt(s.c, j)
+				esc := cw & (cw >> 1) & pairsLow // counts of 4 and more
+				// The counts, each field plus 1, 3 where it escapes (no
+				// field carries into the next).
+				cw1 := cw + pairsLow - esc
 				last := at + 8 + gapsSum(w)
 				if last >= histCounts {
 					return errPacked
 				}
 				e := g[j : j+8 : j+8]
 				a := at + int(e[0]) + 1
-				d[a&mask] += int64(cw&3) + 1
+				d[a&mask] += int64(cw1 & 3)
 				a += int(e[1]) + 1
-				d[a&mask] += int64(cw>>2&3) + 1
+				d[a&mask] += int64(cw1 >> 2 & 3)
 				a += int(e[2]) + 1
-				d[a&mask] += int64(cw>>4&3) + 1
+				d[a&mask] += int64(cw1 >> 4 & 3)
 				a += int(e[3]) + 1
-				d[a&mask] += int64(cw>>6&3) + 1
+				d[a&mask] += int64(cw1 >> 6 & 3)
 				a += int(e[4]) + 1
-				d[a&mask] += int64(cw>>8&3) + 1
+				d[a&mask] += int64(cw1 >> 8 & 3)
 				a += int(e[5]) + 1
-				d[a&mask] += int64(cw>>10&3) + 1
+				d[a&mask] += int64(cw1 >> 10 & 3)
 				a += int(e[6]) + 1
-				d[a&mask] += int64(cw>>12&3) + 1
+				d[a&mask] += int64(cw1 >> 12 & 3)
 				a += int(e[7]) + 1
-				d[a&mask] += int64(cw>>14) + 1
-				sum += uint64(8 + bits.OnesCount(cw) + bits.OnesCount(cw&^pairsLow))
-				for esc := cw & (cw >> 1) & pairsLow; esc != 0; esc &= esc - 1 { // counts of 4 and more
+				d[a&mask] += int64(cw1 >> 14)
+				sum += uint64(bits.OnesCount(cw1&pairsLow) + 2*bits.OnesCount(cw1&^pairsLow))
+				for ; esc != 0; esc &= esc - 1 {
 					l := bits.TrailingZeros(esc) / 2 // the lane, whose place is at, the gaps up to it and l+1
 					a := at + l + 1 + gapsSum(w&(^uint64(0)>>(56-8*l)))
-					v, ok := s.escape() // the count minus the 4 added
+					v, ok := s.escape() // the count minus 4; 3 were added
 					if !ok || v > math.MaxInt64-4 {
 						return errPacked
 					}
-					d[a&mask] += int64(v)
-					if sum += v; sum > math.MaxInt64 { // v is at most that: no wrap
+					d[a&mask] += int64(v + 1)
+					if sum += v + 1; sum > math.MaxInt64 { // v+1 is at most that: no wrap
 						return errOverflow
 					}
 				}
