@@ -183,9 +183,10 @@ const (
 // branch; eight that cross into another page or have counts that escape
 // are added one by one, as are the buckets up to a gap that escapes and
 // the last few. No bucket is checked for overflow: none exceeds its
-// histogram's total count, which is checked (addTotal; eight buckets add
-// at most 32 to sum, which a bucket keeps at most math.MaxInt64, so sum
-// does not wrap).
+// histogram's total count, which is (addTotal). The payload's count is
+// its buckets and their 2-bit fields summed at once (countsSum), then
+// what each escaped count adds beyond 4, checked as it is added, so the
+// sum never wraps.
 func addSplitPaged(h, also *pagedHist, p []byte) error {
 	s, ok := openSplit(p)
 	if !ok {
@@ -194,19 +195,20 @@ func addSplitPaged(h, also *pagedHist, p []byte) error {
 	if also == nil && h.pool != nil {
 		return addSplitBlock(h, &s)
 	}
-	g, n := s.g, len(s.g)
-	var sum uint64 // the payload's count
+	g, cs, n := s.g, s.c, len(s.g)
+	sum := uint64(n) + countsSum(cs) // the payload's count, but what escaped counts add beyond 4
 	at, end := -1, 0
 	var page, page2 *[pageBuckets]int64
+	wide := min(n-7, 4*(len(cs)-3)) // below it, eight buckets' gaps and counts are there to read at once
 	for j := 0; j < n; {
 		// How many buckets to add one by one (the last few always are).
 		lanes := 1
-		if j+8 <= n && j>>2+4 <= len(s.c) {
+		if j < wide {
 			w := binary.LittleEndian.Uint64(g[j:])
 			if esc := (^w - bytesLow) & w & bytesHigh; esc != 0 { // a gap escapes (255): up to it
 				lanes = bits.TrailingZeros64(esc)/8 + 1
 			} else {
-				cw := countsAt(s.c, j)
+				cw := countsAt(cs, j)
 				last := at + 8 + gapsSum(w)
 				if last >= end || cw&(cw>>1)&pairsLow != 0 {
 					lanes = 8
@@ -231,14 +233,13 @@ func addSplitPaged(h, also *pagedHist, p []byte) error {
 						a += int(e[7]) + 1
 						pg[a&(pageBuckets-1)] += int64(cw1 >> 14)
 					}
-					sum += uint64(bits.OnesCount(cw1&pairsLow) + 2*bits.OnesCount(cw1&^pairsLow))
 					at, j = last, j+8
 					continue
 				}
 			}
 		}
 		for stop := j + lanes; j < stop; j++ {
-			step, c := int(g[j])+1, int64(s.c[j>>2]>>(2*(j&3)))&3+1
+			step, c := int(g[j])+1, int64(cs[j>>2]>>(2*(j&3)))&3+1
 			if step == 256 || c == 4 {
 				if step, c, ok = s.bucket(j); !ok {
 					return errPacked
@@ -258,8 +259,10 @@ func addSplitPaged(h, also *pagedHist, p []byte) error {
 			if page2 != nil {
 				page2[at&(pageBuckets-1)] += c
 			}
-			if sum += uint64(c); sum > math.MaxInt64 { // c is at most that: no wrap
-				return errOverflow
+			if c >= 4 { // escaped: sum has 4 of it
+				if sum += uint64(c - 4); sum > math.MaxInt64 { // c is at most that: no wrap
+					return errOverflow
+				}
 			}
 		}
 	}
@@ -277,25 +280,26 @@ func addSplitPaged(h, also *pagedHist, p []byte) error {
 
 // addSplitBlock is addSplitPaged into h's block (a merge's second): no
 // page to cross, and eight buckets whose counts escape are added at once,
-// the escaped ones (to which they added 4) then one by one.
+// the escaped ones (to which they added 3) then one by one.
 func addSplitBlock(h *pagedHist, s *splitPayload[[]byte]) error {
-	g, n := s.g, len(s.g)
+	g, cs, n := s.g, s.c, len(s.g)
 	if n == 0 {
 		return checkDone(s)
 	}
 	d := h.countBlock()
 	const mask = blockLen - 1
-	var sum uint64 // the payload's count
+	sum := uint64(n) + countsSum(cs) // the payload's count, but what escaped counts add beyond 4
 	at := -1
+	wide := min(n-7, 4*(len(cs)-3)) // below it, eight buckets' gaps and counts are there to read at once
 	for j := 0; j < n; {
 		// How many buckets to add one by one (the last few always are).
 		lanes := 1
-		if j+8 <= n && j>>2+4 <= len(s.c) {
+		if j < wide {
 			w := binary.LittleEndian.Uint64(g[j:])
 			if esc := (^w - bytesLow) & w & bytesHigh; esc != 0 { // a gap escapes (255): up to it
 				lanes = bits.TrailingZeros64(esc)/8 + 1
 			} else {
-				cw := countsAt(s.c, j)
+				cw := countsAt(cs, j)
 				esc := cw & (cw >> 1) & pairsLow // counts of 4 and more
 				// The counts, each field plus 1, 3 where it escapes (no
 				// field carries into the next).
@@ -321,7 +325,6 @@ func addSplitBlock(h *pagedHist, s *splitPayload[[]byte]) error {
 				d[a&mask] += int64(cw1 >> 12 & 3)
 				a += int(e[7]) + 1
 				d[a&mask] += int64(cw1 >> 14)
-				sum += uint64(bits.OnesCount(cw1&pairsLow) + 2*bits.OnesCount(cw1&^pairsLow))
 				for ; esc != 0; esc &= esc - 1 {
 					l := bits.TrailingZeros(esc) / 2 // the lane, whose place is at, the gaps up to it and l+1
 					a := at + l + 1 + gapsSum(w&(^uint64(0)>>(56-8*l)))
@@ -330,7 +333,7 @@ func addSplitBlock(h *pagedHist, s *splitPayload[[]byte]) error {
 						return errPacked
 					}
 					d[a&mask] += int64(v + 1)
-					if sum += v + 1; sum > math.MaxInt64 { // v+1 is at most that: no wrap
+					if sum += v; sum > math.MaxInt64 { // v is at most that: no wrap
 						return errOverflow
 					}
 				}
@@ -339,7 +342,7 @@ func addSplitBlock(h *pagedHist, s *splitPayload[[]byte]) error {
 			}
 		}
 		for stop := j + lanes; j < stop; j++ {
-			step, c := int(g[j])+1, int64(s.c[j>>2]>>(2*(j&3)))&3+1
+			step, c := int(g[j])+1, int64(cs[j>>2]>>(2*(j&3)))&3+1
 			if step == 256 || c == 4 {
 				var ok bool
 				if step, c, ok = s.bucket(j); !ok {
@@ -350,8 +353,10 @@ func addSplitBlock(h *pagedHist, s *splitPayload[[]byte]) error {
 				return errPacked
 			}
 			d[at&mask] += c
-			if sum += uint64(c); sum > math.MaxInt64 { // c is at most that: no wrap
-				return errOverflow
+			if c >= 4 { // escaped: sum has 4 of it
+				if sum += uint64(c - 4); sum > math.MaxInt64 { // c is at most that: no wrap
+					return errOverflow
+				}
 			}
 		}
 	}
@@ -376,6 +381,20 @@ func checkDone(s *splitPayload[[]byte]) error {
 		return errPacked
 	}
 	return nil
+}
+
+// countsSum is the sum of a counts run's 2-bit fields (the bits past
+// the last bucket are 0).
+func countsSum(cs []byte) uint64 {
+	var sum int
+	for ; len(cs) >= 8; cs = cs[8:] {
+		x := binary.LittleEndian.Uint64(cs)
+		sum += bits.OnesCount64(x) + bits.OnesCount64(x&0xaaaaaaaaaaaaaaaa) // a field's bits count 1 and 2
+	}
+	for _, b := range cs {
+		sum += bits.OnesCount8(b) + bits.OnesCount8(b&0xaa)
+	}
+	return uint64(sum)
 }
 
 // countsAt is the eight 2-bit counts from bucket j on, read as 4 bytes
