@@ -12,6 +12,18 @@ import (
 	"testing"
 )
 
+// packedLatencies is latencySeconds(n, seed) packed.
+func packedLatencies(t *testing.T, n int, seed uint64) []byte {
+	t.Helper()
+	var p packer
+	defer p.close()
+	blob, err := p.pack(latencySeconds(n, seed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return blob
+}
+
 // latencySeconds is n seconds of one GET op, each with a packed latency
 // histogram of 1,000 lognormal latencies drawn afresh (as a worker's).
 func latencySeconds(n int, seed uint64) []Second {
@@ -89,12 +101,7 @@ func TestFrameCodecs(t *testing.T) {
 // A huff0 frame whose blocks are cut short, run long or lie about their
 // lengths is refused, never read past.
 func TestHuff0FrameCorrupt(t *testing.T) {
-	var p packer
-	defer p.close()
-	blob, err := p.pack(latencySeconds(200, 3))
-	if err != nil {
-		t.Fatal(err)
-	}
+	blob := packedLatencies(t, 200, 3)
 	ps, err := openPacked(blob)
 	if err != nil || ps.frames[0].codec != codecHuff0 {
 		t.Fatalf("%v, codec %d", err, ps.frames[0].codec)
@@ -126,12 +133,7 @@ func TestHuff0FrameCorrupt(t *testing.T) {
 // that changed meanwhile (cut short, or other bytes) is an error naming
 // it, never a panic or other numbers.
 func TestLazyFramesOfAChangedFile(t *testing.T) {
-	var p packer
-	defer p.close()
-	blob, err := p.pack(latencySeconds(300, 4))
-	if err != nil {
-		t.Fatal(err)
-	}
+	blob := packedLatencies(t, 300, 4)
 	doc := []byte(`{"x": "` + base64.StdEncoding.EncodeToString(blob) + `"}`)
 	textOff, textLen := int64(7), len(doc)-9
 	ps, err := openPacked(blob)

@@ -47,6 +47,9 @@ func (p *pagePool) get() *countBlock {
 	return b
 }
 
+// put takes back a block that is all zeros.
+func (p *pagePool) put(b *countBlock) { p.free = append(p.free, b) }
+
 // addTotal counts n more added to h: an error when h's total no longer
 // fits an int64 (a bucket might not).
 func (h *pagedHist) addTotal(n uint64) error {
@@ -122,7 +125,7 @@ func (h *pagedHist) pack(w *splitWriter, buf []byte, into *pagedHist) (string, [
 		h.pages[n] = nil
 	}
 	if h.block != nil { // all zeros again
-		h.pool.free = append(h.pool.free, h.block)
+		h.pool.put(h.block)
 		h.block = nil
 	}
 	h.total = 0
