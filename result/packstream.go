@@ -115,19 +115,24 @@ func (p *packer) pack(secs []Second) ([]byte, error) {
 	out = appendNames(out, opNames)
 	out = appendNames(out, classNames)
 	out = binary.AppendVarint(out, secs[len(secs)-1].T)
-	// The raw seconds, cut into frames (each the T of its first second
-	// and where it ends in raw), each compressed by one of two goroutines
-	// as soon as it is cut (appending to raw never changes the bytes of
-	// a frame already cut, wherever raw moves to).
+	return p.appendFrames(out, secs, size, ops, classes)
+}
+
+// appendFrames appends secs (sorted), cut into frames, to out: their raw
+// bytes (about size in all) each the T of its first second and where it
+// ends in raw, each compressed by one of two goroutines as soon as it is
+// cut (appending to raw never changes the bytes of a frame already cut,
+// wherever raw moves to).
+func (p *packer) appendFrames(out []byte, secs []Second, size int, ops, classes map[string]uint64) ([]byte, error) {
 	if cap(p.raw) < size {
 		p.raw = make([]byte, 0, size)
 	}
 	p.raw = p.raw[:0]
 	type frame struct {
-		first    int64
-		from, to int
-		raw, z   []byte
-		codec    byte
+		first  int64
+		from   int
+		raw, z []byte
+		codec  byte
 	}
 	var frames []*frame
 	todo := make(chan *frame, 16)
@@ -142,25 +147,22 @@ func (p *packer) pack(secs []Second) ([]byte, error) {
 	}
 	cut := func(to int) {
 		f := frames[len(frames)-1]
-		f.to, f.raw = to, p.raw[f.from:to]
+		f.raw = p.raw[f.from:to]
 		todo <- f
 	}
 	start := 0
+	var err error
 	for _, s := range secs {
 		mark := len(p.raw)
 		if mark == start {
 			frames = append(frames, &frame{first: s.T, from: start})
 		}
-		var err error
 		if p.raw, err = p.appendSecond(p.raw, s, ops, classes); err != nil {
-			close(todo)
-			_ = g.Wait()
-			return nil, err
+			break
 		}
 		if len(p.raw)-mark > frameMax {
-			close(todo)
-			_ = g.Wait()
-			return nil, fmt.Errorf("pack seconds: second %d holds %d bytes (at most %d)", s.T, len(p.raw)-mark, frameMax)
+			err = fmt.Errorf("pack seconds: second %d holds %d bytes (at most %d)", s.T, len(p.raw)-mark, frameMax)
+			break
 		}
 		if len(p.raw)-start > frameMax { // this second would overflow the frame: it opens the next
 			cut(mark)
@@ -172,11 +174,14 @@ func (p *packer) pack(secs []Second) ([]byte, error) {
 			start = len(p.raw)
 		}
 	}
-	if f := frames[len(frames)-1]; f.raw == nil {
+	if f := frames[len(frames)-1]; err == nil && f.raw == nil {
 		cut(len(p.raw))
 	}
 	close(todo)
-	_ = g.Wait() // nothing fails
+	_ = g.Wait() // the compressors do not fail
+	if err != nil {
+		return nil, err
+	}
 	n := 0
 	for _, f := range frames {
 		n += 3*binary.MaxVarintLen64 + 1 + len(f.z)
