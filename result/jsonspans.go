@@ -155,7 +155,7 @@ func packedText(field string, texts [][]byte) ([]byte, int, error) {
 func decodeBase64(text, buf []byte) ([]byte, error) {
 	n := asmbase64.StdEncoding.DecodedLen(len(text))
 	if cap(buf) < n {
-		buf = make([]byte, n)
+		buf = make([]byte, n, n+n/8) // the next text may be a little longer
 	}
 	n, err := asmbase64.StdEncoding.Decode(buf[:n], text)
 	if err != nil {

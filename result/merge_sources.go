@@ -35,6 +35,9 @@ func FileSource(path string) Source {
 			}
 			defer f.Close()
 			b := bytes.NewBuffer(buf[:0])
+			if fi, err := f.Stat(); err == nil && fi.Size() < 1<<40 {
+				b.Grow(int(fi.Size()) + bytes.MinRead) // read at once, not grown by doubling
+			}
 			_, err = b.ReadFrom(f)
 			return b.Bytes(), err
 		},

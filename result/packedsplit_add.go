@@ -44,10 +44,10 @@ func addSplitPaged(h, also *pagedHist, p []byte) error {
 		// How many buckets to add one by one (the last few always are).
 		lanes := 1
 		if j < wide {
-			// wordAt's work, and below addOneByOne's, written out: through
-			// wordAt this loop took a tenth longer, and with the loop below
-			// a method of its state, a seventh (go test -bench
-			// AddPacked/split-paged, alternated).
+			// Reading the eight, and below addOneByOne's work, written out:
+			// through a function that read them this loop took a tenth
+			// longer, and with the loop below a method of its state, a
+			// seventh (go test -bench AddPacked/split-paged, alternated).
 			w := binary.LittleEndian.Uint64(g[j:])
 			if esc := (^w - bytesLow) & w & bytesHigh; esc != 0 { // a gap escapes (255): up to it
 				lanes = bits.TrailingZeros64(esc)/8 + 1
@@ -123,15 +123,17 @@ func addSplitPaged(h, also *pagedHist, p []byte) error {
 }
 
 // addSplitBlock is addSplitPaged into h's block (a merge's second): no
-// page to cross, and eight buckets whose counts escape are added at once,
-// the escaped ones (to which they added 3) then one by one.
+// page to cross, so runs of eight buckets are added by addGroups until
+// eight that have a gap or a count that escapes. Eight whose counts
+// escape are added with 3 for those, which addEscapedCounts then makes
+// up; buckets up to a gap that escapes are added one by one, as are the
+// last few.
 func addSplitBlock(h *pagedHist, s *splitPayload[[]byte]) error {
 	g, cs, n := s.g, s.c, len(s.g)
 	if n == 0 {
 		return checkDone(s)
 	}
 	d := h.countBlock()
-	const mask = blockLen - 1
 	sum := uint64(n) + countsSum(cs) // the payload's count, but what escaped counts add beyond 4
 	at := -1
 	wide := min(n-7, 4*(len(cs)-3)) // below it, eight buckets' gaps and counts are there to read at once
@@ -139,47 +141,31 @@ func addSplitBlock(h *pagedHist, s *splitPayload[[]byte]) error {
 		// How many buckets to add one by one (the last few always are).
 		lanes := 1
 		if j < wide {
-			if w, cw, upTo := wordAt(g, cs, j); upTo > 0 { // a gap escapes: up to it
-				lanes = upTo
-			} else {
-				esc := cw & (cw >> 1) & pairsLow // counts of 4 and more
-				// The counts, each field plus 1, 3 where it escapes (no
-				// field carries into the next).
-				cw1 := cw + pairsLow - esc
-				last := at + 8 + gapsSum(w)
-				if last >= histCounts {
-					return errPacked
+			var esc uint
+			var add uint64
+			j, at, esc, s.ei, add = addGroups(d, g, cs, s.e, j, wide, at, s.ei)
+			if sum += add; sum > math.MaxInt64 { // add is at most that: no wrap
+				return errOverflow
+			}
+			if esc != 0 {
+				w := binary.LittleEndian.Uint64(g[j:])
+				add, err := addEscapedCounts(d, s, at, w, esc)
+				if sum += add; err != nil || sum > math.MaxInt64 { // add is at most that: no wrap
+					return cmp.Or(err, errOverflow)
 				}
-				e := g[j : j+8 : j+8]
-				a := at + int(e[0]) + 1
-				d[a&mask] += int64(cw1 & 3)
-				a += int(e[1]) + 1
-				d[a&mask] += int64(cw1 >> 2 & 3)
-				a += int(e[2]) + 1
-				d[a&mask] += int64(cw1 >> 4 & 3)
-				a += int(e[3]) + 1
-				d[a&mask] += int64(cw1 >> 6 & 3)
-				a += int(e[4]) + 1
-				d[a&mask] += int64(cw1 >> 8 & 3)
-				a += int(e[5]) + 1
-				d[a&mask] += int64(cw1 >> 10 & 3)
-				a += int(e[6]) + 1
-				d[a&mask] += int64(cw1 >> 12 & 3)
-				a += int(e[7]) + 1
-				d[a&mask] += int64(cw1 >> 14)
-				if esc != 0 {
-					add, err := addEscapedCounts(d, s, at, w, esc)
-					if sum += add; err != nil || sum > math.MaxInt64 { // add is at most that: no wrap
-						return cmp.Or(err, errOverflow)
-					}
-				}
-				at, j = last, j+8
+				at, j = at+8+gapsSum(w), j+8
 				continue
+			}
+			if j < wide { // a gap escapes (up to it), or the eight end past the geometry (addOneByOne says so)
+				lanes = 8
+				if up := escapedGap(g, j); up > 0 {
+					lanes = up
+				}
 			}
 		}
 		var add uint64
 		var err error
-		at, add, err = addOneByOne(d, s, j, j+lanes, at)
+		at, add, err = addOneByOne(d, s, j, min(j+lanes, n), at)
 		if sum += add; err != nil || sum > math.MaxInt64 { // add is at most that: no wrap
 			return cmp.Or(err, errOverflow)
 		}
@@ -271,15 +257,14 @@ func countsSum(cs []byte) uint64 {
 	return uint64(sum)
 }
 
-// wordAt reads the eight buckets from j (below wide): their gaps, and
-// their 2-bit counts unless a gap escapes, when upTo is how many buckets
-// to add one by one, up to and with the first that does.
-func wordAt(g, cs []byte, j int) (w uint64, cw uint, upTo int) {
-	w = binary.LittleEndian.Uint64(g[j:])
-	if esc := (^w - bytesLow) & w & bytesHigh; esc != 0 { // a gap of 255
-		return w, 0, bits.TrailingZeros64(esc)/8 + 1
+// escapedGap is how many of the eight buckets from j to add one by one,
+// up to and with the first whose gap escapes (255); 0 when none does.
+func escapedGap(g []byte, j int) int {
+	w := binary.LittleEndian.Uint64(g[j:])
+	if esc := (^w - bytesLow) & w & bytesHigh; esc != 0 {
+		return bits.TrailingZeros64(esc)/8 + 1
 	}
-	return w, countsAt(cs, j), 0
+	return 0
 }
 
 // countsAt is the eight 2-bit counts from bucket j on, read as 4 bytes

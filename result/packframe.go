@@ -56,18 +56,14 @@ func (d *frameDecoder) decode(f frameRef, buf []byte) ([]byte, error) {
 	case codecStored:
 		return append(buf[:0], f.data...), nil
 	case codecHuff0:
-		if cap(buf) < f.rawLen {
-			buf = make([]byte, 0, f.rawLen)
-		}
+		buf = frameBuf(buf, f.rawLen)
 		return d.huff0(f.data, buf[:f.rawLen])
 	}
 	if d.z == nil {
 		d.z, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecodeAllCapLimit(true),
 			zstd.WithDecoderMaxMemory(frameMax)) // options that cannot fail
 	}
-	if cap(buf) < f.rawLen+zstdSlack {
-		buf = make([]byte, 0, f.rawLen+zstdSlack)
-	}
+	buf = frameBuf(buf, f.rawLen+zstdSlack)
 	// The slack lets the decoder copy in 16-byte blocks, which it does
 	// only when the buffer has room for them (its bounds-exact copies are
 	// slower); the frame still may not decode to more than rawLen.
@@ -82,6 +78,17 @@ func (d *frameDecoder) decode(f frameRef, buf []byte) ([]byte, error) {
 // bytes (as zstd frames carry theirs), so a flipped bit is an error, not
 // other numbers.
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
+
+// frameBuf is buf, or when it holds less than n bytes a new buffer an
+// eighth larger: a file's frames differ in length by a second or so, and
+// a merge that decoded each into a buffer of its exact length allocated
+// (and faulted in) one for most frames of most files.
+func frameBuf(buf []byte, n int) []byte {
+	if cap(buf) < n {
+		return make([]byte, 0, n+n/8)
+	}
+	return buf
+}
 
 // huff0 decodes a huff0 frame's blocks into out, whose length is the
 // frame's raw length: each block a uvarint of its coded length and that

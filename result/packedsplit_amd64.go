@@ -1,0 +1,34 @@
+//go:build amd64 && !purego
+
+package result
+
+// addGroups is addGroupsGo (packedsplit_groups.go) in assembly
+// (packedsplit_amd64.s): a merge's inner loop, six instructions a bucket
+// where Go's compiler makes about fifteen (it keeps the counts on the
+// stack). go test -bench AddPacked/split, alternated with addGroupsGo:
+// see docs/design-notes.md.
+//
+// What the assembly reads and writes is bounded here: eight gaps from
+// below wide (at most len(g)-8), four bytes of counts from below wide/4
+// (wide at most 4*(len(cs)-3)), escapes from ei up to len(e), and d
+// only at places from at+1 up to a last it checks is below histCounts
+// (d is longer).
+func addGroups(d *countBlock, g, cs, e []byte, j, wide, at, ei int) (nj, nat int, esc uint, nei int, added uint64) {
+	wide = min(wide, len(g)-7, 4*(len(cs)-3))
+	if j < 0 || j >= wide || at < -1 || ei < 0 || ei > len(e) {
+		return j, at, 0, ei, 0
+	}
+	var ep *byte // e may be empty
+	if len(e) > 0 {
+		ep = &e[0]
+	}
+	return addGroupsAsm(d, &g[0], &cs[0], ep, j, wide, at, ei, len(e))
+}
+
+// addGroupsAsm is addGroups' loop: see addGroupsGo.
+//
+//go:noescape
+func addGroupsAsm(blk *countBlock, gaps, counts, escs *byte, j, wide, at, ei, elen int) (nj, nat int, esc uint, nei int, added uint64)
+
+// The assembly's places are below histCounts: within a block.
+const _ uint = blockLen - histCounts

@@ -1,0 +1,177 @@
+//go:build amd64 && !purego
+
+#include "go_asm.h"
+#include "textflag.h"
+
+// func addGroupsAsm(blk *countBlock, gaps, counts, escs *byte, j, wide, at, ei, elen int) (nj, nat int, esc uint, nei int, added uint64)
+//
+// addGroupsGo (packedsplit_groups.go), step for step. Registers: DI the
+// block, SI the gaps, R8 the counts, R11 j, R9 wide, DX at (then each
+// bucket's place), AX the eight gaps, BX their counts, R13 esc, R10 at
+// before the eight. The escapes' place ei and what they add are kept in
+// their argument and result slots: they are rare.
+TEXT ·addGroupsAsm(SB), NOSPLIT, $0-112
+	MOVQ blk+0(FP), DI
+	MOVQ gaps+8(FP), SI
+	MOVQ counts+16(FP), R8
+	MOVQ j+32(FP), R11
+	MOVQ wide+40(FP), R9
+	MOVQ at+48(FP), DX
+	MOVQ $0, added+104(FP)
+	XORL R13, R13
+
+loop:
+	CMPQ R11, R9
+	JGE  done
+	MOVQ (SI)(R11*1), AX
+
+	// A gap escapes (255): (^w - bytesLow) & w & bytesHigh.
+	MOVQ  AX, R10
+	NOTQ  R10
+	MOVQ  $0xfefefefefefefeff, R12
+	ADDQ  R12, R10
+	ANDQ  AX, R10
+	MOVQ  $0x8080808080808080, R12
+	TESTQ R12, R10
+	JNZ   done
+
+	// The eight 2-bit counts from bucket j (countsAt).
+	MOVQ R11, CX
+	ANDL $3, CX
+	SHLL $1, CX
+	MOVQ R11, R10
+	SHRQ $2, R10
+	MOVL (R8)(R10*1), BX
+	SHRL CX, BX
+	ANDL $0xffff, BX
+
+	// last := at + 8 + gapsSum(w), below histCounts.
+	MOVQ  $0x00ff00ff00ff00ff, R12
+	MOVQ  AX, R10
+	ANDQ  R12, R10
+	SHRQ  $8, AX
+	ANDQ  R12, AX
+	ADDQ  AX, R10
+	MOVQ  $0x0001000100010001, R12
+	IMULQ R12, R10
+	SHRQ  $48, R10
+	LEAQ  8(DX)(R10*1), R10
+	CMPQ  R10, $const_histCounts
+	JGE   done
+
+	// esc := cw & (cw >> 1) & pairsLow; cw1 := cw + pairsLow - esc.
+	MOVL BX, R13
+	SHRL $1, R13
+	ANDL BX, R13
+	ANDL $0x5555, R13
+	ADDL $0x5555, BX
+	SUBL R13, BX
+	MOVQ DX, R10
+
+	// The eight buckets: each place the last's plus its gap and 1.
+	MOVBQZX 0(SI)(R11*1), AX
+	LEAQ 1(DX)(AX*1), DX
+	MOVL BX, R12
+	ANDL $3, R12
+	ADDQ R12, (DI)(DX*8)
+	MOVBQZX 1(SI)(R11*1), AX
+	LEAQ 1(DX)(AX*1), DX
+	MOVL BX, R12
+	SHRL $2, R12
+	ANDL $3, R12
+	ADDQ R12, (DI)(DX*8)
+	MOVBQZX 2(SI)(R11*1), AX
+	LEAQ 1(DX)(AX*1), DX
+	MOVL BX, R12
+	SHRL $4, R12
+	ANDL $3, R12
+	ADDQ R12, (DI)(DX*8)
+	MOVBQZX 3(SI)(R11*1), AX
+	LEAQ 1(DX)(AX*1), DX
+	MOVL BX, R12
+	SHRL $6, R12
+	ANDL $3, R12
+	ADDQ R12, (DI)(DX*8)
+	MOVBQZX 4(SI)(R11*1), AX
+	LEAQ 1(DX)(AX*1), DX
+	MOVL BX, R12
+	SHRL $8, R12
+	ANDL $3, R12
+	ADDQ R12, (DI)(DX*8)
+	MOVBQZX 5(SI)(R11*1), AX
+	LEAQ 1(DX)(AX*1), DX
+	MOVL BX, R12
+	SHRL $10, R12
+	ANDL $3, R12
+	ADDQ R12, (DI)(DX*8)
+	MOVBQZX 6(SI)(R11*1), AX
+	LEAQ 1(DX)(AX*1), DX
+	MOVL BX, R12
+	SHRL $12, R12
+	ANDL $3, R12
+	ADDQ R12, (DI)(DX*8)
+	MOVBQZX 7(SI)(R11*1), AX
+	LEAQ 1(DX)(AX*1), DX
+	MOVL BX, R12
+	SHRL $14, R12
+	ADDQ R12, (DI)(DX*8)
+
+	TESTL R13, R13
+	JNZ   escaped
+	ADDQ  $8, R11
+	JMP   loop
+
+escaped:
+	// Make up the counts that escape, lane by lane, from one-byte
+	// escapes: DX (the eights' last place) is kept in nat meanwhile.
+	MOVQ DX, nat+80(FP)
+	MOVQ ei+56(FP), BX
+
+lane:
+	// The lane's place: at, and its gap and those before it, each plus 1.
+	BSFQ R13, CX
+	SHRQ $1, CX
+	ADDQ R11, CX
+	MOVQ R10, DX
+	MOVQ R11, AX
+
+place:
+	MOVBQZX (SI)(AX*1), R12
+	LEAQ    1(DX)(R12*1), DX
+	INCQ    AX
+	CMPQ    AX, CX
+	JLE     place
+
+	// Its escape, when it is one byte: the count is 4 and it, 3 of which
+	// were added.
+	CMPQ    BX, elen+64(FP)
+	JGE     escstop
+	MOVQ    escs+24(FP), R12
+	MOVBQZX (R12)(BX*1), AX
+	CMPQ    AX, $0x80
+	JGE     escstop
+	INCQ    BX
+	ADDQ    AX, added+104(FP)
+	INCQ    AX
+	ADDQ    AX, (DI)(DX*8)
+	LEAQ    -1(R13), R12
+	ANDQ    R12, R13
+	JNZ     lane
+
+	MOVQ BX, ei+56(FP)
+	MOVQ nat+80(FP), DX
+	ADDQ $8, R11
+	JMP  loop
+
+escstop:
+	// A longer escape: the caller reads it, and those after it.
+	MOVQ BX, ei+56(FP)
+	MOVQ R10, DX
+
+done:
+	MOVQ R11, nj+72(FP)
+	MOVQ DX, nat+80(FP)
+	MOVQ R13, esc+88(FP)
+	MOVQ ei+56(FP), AX
+	MOVQ AX, nei+96(FP)
+	RET
