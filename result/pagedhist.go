@@ -113,15 +113,7 @@ func (h *pagedHist) pack(w *splitWriter, buf []byte, into *pagedHist) (string, [
 		if into != nil {
 			dst = into.page(n)
 		}
-		for j, c := range page {
-			if c != 0 {
-				w.add(n<<pageShift+j, c)
-				page[j] = 0
-				if dst != nil {
-					dst[j] += c
-				}
-			}
-		}
+		w.addPage(page, n<<pageShift, dst)
 		h.pages[n] = nil
 	}
 	if h.block != nil { // all zeros again
