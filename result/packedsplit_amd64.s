@@ -8,7 +8,9 @@
 // addGroupsGo (packedsplit_groups.go), step for step. Registers: DI the
 // block, SI the gaps, R8 the counts, R11 j, R9 wide, DX at (then each
 // bucket's place), AX the eight gaps, BX their counts, R13 esc, R10 at
-// before the eight. The escapes' place ei and what they add are kept in
+// before the eight. The eight are added before their last place is
+// checked: from at below histCounts, eight gaps of at most 254 cannot
+// reach past the block. The escapes' place ei and what they add are kept in
 // their argument and result slots: they are rare.
 TEXT ·addGroupsAsm(SB), NOSPLIT, $0-112
 	MOVQ blk+0(FP), DI
@@ -44,20 +46,6 @@ loop:
 	MOVL (R8)(R10*1), BX
 	SHRL CX, BX
 	ANDL $0xffff, BX
-
-	// last := at + 8 + gapsSum(w), below histCounts.
-	MOVQ  $0x00ff00ff00ff00ff, R12
-	MOVQ  AX, R10
-	ANDQ  R12, R10
-	SHRQ  $8, AX
-	ANDQ  R12, AX
-	ADDQ  AX, R10
-	MOVQ  $0x0001000100010001, R12
-	IMULQ R12, R10
-	SHRQ  $48, R10
-	LEAQ  8(DX)(R10*1), R10
-	CMPQ  R10, $const_histCounts
-	JGE   done
 
 	// esc := cw & (cw >> 1) & pairsLow; cw1 := cw + pairsLow - esc.
 	MOVL BX, R13
@@ -116,10 +104,19 @@ loop:
 	SHRL $14, R12
 	ADDQ R12, (DI)(DX*8)
 
+	// The last within the geometry (the block is longer: none of the
+	// eight was added past it), or the payload is corrupt.
+	CMPQ  DX, $const_histCounts
+	JGE   past
 	TESTL R13, R13
 	JNZ   escaped
 	ADDQ  $8, R11
 	JMP   loop
+
+past:
+	MOVQ R10, DX
+	XORL R13, R13
+	JMP  done
 
 escaped:
 	// Make up the counts that escape, lane by lane, from one-byte

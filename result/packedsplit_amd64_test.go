@@ -41,8 +41,14 @@ func TestAddGroupsAssemblyIsGo(t *testing.T) {
 			e = e[:rng.IntN(len(e)+1)] // the escapes run out
 		}
 		j, at, ei := 0, -1, 0
-		if rng.IntN(4) == 0 {
-			j, at, ei = rng.IntN(n), rng.IntN(histCounts+100)-1, rng.IntN(len(e)+1)
+		switch rng.IntN(8) {
+		case 0: // the first eight end just before, at or just after the geometry's end
+			j = rng.IntN(max(wide, 1))
+			if j+8 <= n {
+				at = histCounts - 1 - 8 - gapsSum(binary.LittleEndian.Uint64(g[j:])) + rng.IntN(3)
+			}
+		case 1, 2:
+			j, at, ei = rng.IntN(n), rng.IntN(histCounts+1)-1, rng.IntN(len(e)+1) // at below histCounts, as the caller sees
 		}
 		for {
 			j1, at1, esc1, ei1, add1 := addGroups(&asm, g, cs, e, j, wide, at, ei)

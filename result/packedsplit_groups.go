@@ -10,7 +10,9 @@ import (
 //
 // It adds the split payload's buckets from j, eight at a time, to d
 // (bucket j's place is after at) while j < wide and the eight have no
-// gap that escapes and end within the geometry. Counts that escape are
+// gap that escapes and end within the geometry (eight that end past it
+// are added: from at below histCounts they stay within d, and the
+// caller finds the payload corrupt). Counts that escape are
 // added as 3 with the others, then made up from their escapes in e
 // (from ei on) where those are a byte long; added is what those add
 // beyond 4. It returns where it stopped: j and at of the eight it
@@ -19,7 +21,7 @@ import (
 // stopped before eight it did not add; and the next escape's place. The
 // caller sees that eight gaps from below wide and four bytes of counts
 // from below wide/4 are there to read, that at is -1 or a bucket's
-// place and that 0 <= ei <= len(e).
+// place below histCounts and that 0 <= ei <= len(e).
 func addGroupsGo(d *countBlock, g, cs, e []byte, j, wide, at, ei int) (nj, nat int, esc uint, nei int, added uint64) {
 	const mask = blockLen - 1
 	for ; j < wide; j += 8 {
@@ -28,10 +30,6 @@ func addGroupsGo(d *countBlock, g, cs, e []byte, j, wide, at, ei int) (nj, nat i
 			return j, at, 0, ei, added
 		}
 		cw := countsAt(cs, j)
-		last := at + 8 + gapsSum(w)
-		if last >= histCounts {
-			return j, at, 0, ei, added
-		}
 		esc := cw & (cw >> 1) & pairsLow // counts of 4 and more
 		// The counts, each field plus 1, 3 where it escapes (no field
 		// carries into the next).
@@ -53,6 +51,9 @@ func addGroupsGo(d *countBlock, g, cs, e []byte, j, wide, at, ei int) (nj, nat i
 		d[a&mask] += int64(cw1 >> 12 & 3)
 		a += int(b[7]) + 1
 		d[a&mask] += int64(cw1 >> 14)
+		if a >= histCounts { // added, but the payload is corrupt (a merge of it fails)
+			return j, at, 0, ei, added
+		}
 		for ; esc != 0; esc &= esc - 1 {
 			if ei >= len(e) || e[ei] >= 0x80 {
 				return j, at, esc, ei, added
@@ -63,7 +64,7 @@ func addGroupsGo(d *countBlock, g, cs, e []byte, j, wide, at, ei int) (nj, nat i
 			d[(at+l+1+gapsSum(w&(^uint64(0)>>(56-8*l))))&mask] += int64(v + 1)
 			added += v
 		}
-		at = last
+		at = a
 	}
 	return j, at, 0, ei, added
 }
