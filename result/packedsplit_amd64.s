@@ -6,7 +6,8 @@
 // func addGroupsAsm(blk *countBlock, gaps, counts, escs *byte, j, wide, at, ei, elen int) (nj, nat int, esc uint, nei int, added uint64)
 //
 // addGroupsGo (packedsplit_groups.go), step for step. Registers: DI the
-// block, SI the gaps, R8 the counts, R11 j, R9 wide, DX at (then each
+// block, SI the gaps, R8 the counts from bucket j's byte on, CX the shift
+// of j's among them, R11 j, R9 wide, DX at (then each
 // bucket's place), AX the eight gaps, BX their counts, R13 esc, R10 at
 // before the eight. The eight are added before their last place is
 // checked: from at below histCounts, eight gaps of at most 254 cannot
@@ -22,9 +23,18 @@ TEXT ·addGroupsAsm(SB), NOSPLIT, $0-112
 	MOVQ $0, added+104(FP)
 	XORL R13, R13
 
-loop:
+	// The counts of bucket j on are at R8, shifted right by CX: j moves
+	// by eight buckets, R8 by two bytes, and CX stays.
+	MOVQ R11, CX
+	ANDL $3, CX
+	SHLL $1, CX
+	MOVQ R11, R10
+	SHRQ $2, R10
+	ADDQ R10, R8
 	CMPQ R11, R9
 	JGE  done
+
+loop:
 	MOVQ (SI)(R11*1), AX
 
 	// A gap escapes (255): (^w - bytesLow) & w & bytesHigh.
@@ -38,12 +48,7 @@ loop:
 	JNZ   done
 
 	// The eight 2-bit counts from bucket j (countsAt).
-	MOVQ R11, CX
-	ANDL $3, CX
-	SHLL $1, CX
-	MOVQ R11, R10
-	SHRQ $2, R10
-	MOVL (R8)(R10*1), BX
+	MOVL (R8), BX
 	SHRL CX, BX
 	ANDL $0xffff, BX
 
@@ -114,8 +119,13 @@ loop:
 	JGE   past
 	TESTL R13, R13
 	JNZ   escaped
-	ADDQ  $8, R11
-	JMP   loop
+
+next:
+	ADDQ $8, R11
+	ADDQ $2, R8
+	CMPQ R11, R9
+	JLT  loop
+	JMP  done
 
 past:
 	MOVQ R10, DX
@@ -161,8 +171,10 @@ place:
 
 	MOVQ BX, ei+56(FP)
 	MOVQ nat+80(FP), DX
-	ADDQ $8, R11
-	JMP  loop
+	MOVQ R11, CX // the counts' shift again
+	ANDL $3, CX
+	SHLL $1, CX
+	JMP  next
 
 escstop:
 	// A longer escape: the caller reads it, and those after it.
