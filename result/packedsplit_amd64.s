@@ -7,12 +7,12 @@
 //
 // addGroupsGo (packedsplit_groups.go), step for step. Registers: DI the
 // block, SI the gaps, R8 the counts from bucket j's byte on, CX the shift
-// of j's among them, R11 j, R9 wide, DX at (then each
-// bucket's place), AX the eight gaps, BX their counts, R13 esc, R10 at
-// before the eight. The eight are added before their last place is
-// checked: from at below histCounts, eight gaps of at most 254 cannot
-// reach past the block. The escapes' place ei and what they add are kept in
-// their argument and result slots: they are rare.
+// of j's among them, R11 j, R9 wide, DX at (then each bucket's place), AX
+// the eight gaps, BX their counts, R13 esc, R10 at before the eight. The
+// eight are added before their last place is checked: from at below
+// histCounts, eight gaps of at most 254 cannot reach past the block. The
+// escapes' place ei and what they add are kept in their argument and
+// result slots: they are rare.
 TEXT ·addGroupsAsm(SB), NOSPLIT, $0-112
 	MOVQ blk+0(FP), DI
 	MOVQ gaps+8(FP), SI
