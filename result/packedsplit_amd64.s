@@ -3,6 +3,16 @@
 #include "go_asm.h"
 #include "textflag.h"
 
+// LANE adds bucket k of the eight: its gap to DX, then its count (the
+// 2-bit field at bit sh of BX) to the block at DX+k+1 (off is 8(k+1)).
+#define LANE(k, sh, off) \
+	MOVBQZX k(SI)(R11*1), AX \
+	ADDQ    AX, DX \
+	MOVL    BX, R12 \
+	SHRL    $sh, R12 \
+	ANDL    $3, R12 \
+	ADDQ    R12, off(DI)(DX*8)
+
 // func addGroupsAsm(blk *countBlock, gaps, counts, escs *byte, j, wide, at, ei, elen int) (nj, nat int, esc uint, nei int, added uint64)
 //
 // addGroupsGo (packedsplit_groups.go), step for step. Registers: DI the
@@ -70,42 +80,12 @@ loop:
 	MOVL    BX, R12
 	ANDL    $3, R12
 	ADDQ    R12, 8(DI)(DX*8)
-	MOVBQZX 1(SI)(R11*1), AX
-	ADDQ    AX, DX
-	MOVL    BX, R12
-	SHRL    $2, R12
-	ANDL    $3, R12
-	ADDQ    R12, 16(DI)(DX*8)
-	MOVBQZX 2(SI)(R11*1), AX
-	ADDQ    AX, DX
-	MOVL    BX, R12
-	SHRL    $4, R12
-	ANDL    $3, R12
-	ADDQ    R12, 24(DI)(DX*8)
-	MOVBQZX 3(SI)(R11*1), AX
-	ADDQ    AX, DX
-	MOVL    BX, R12
-	SHRL    $6, R12
-	ANDL    $3, R12
-	ADDQ    R12, 32(DI)(DX*8)
-	MOVBQZX 4(SI)(R11*1), AX
-	ADDQ    AX, DX
-	MOVL    BX, R12
-	SHRL    $8, R12
-	ANDL    $3, R12
-	ADDQ    R12, 40(DI)(DX*8)
-	MOVBQZX 5(SI)(R11*1), AX
-	ADDQ    AX, DX
-	MOVL    BX, R12
-	SHRL    $10, R12
-	ANDL    $3, R12
-	ADDQ    R12, 48(DI)(DX*8)
-	MOVBQZX 6(SI)(R11*1), AX
-	ADDQ    AX, DX
-	MOVL    BX, R12
-	SHRL    $12, R12
-	ANDL    $3, R12
-	ADDQ    R12, 56(DI)(DX*8)
+	LANE(1, 2, 16)
+	LANE(2, 4, 24)
+	LANE(3, 6, 32)
+	LANE(4, 8, 40)
+	LANE(5, 10, 48)
+	LANE(6, 12, 56)
 	MOVBQZX 7(SI)(R11*1), AX
 	ADDQ    AX, DX
 	MOVL    BX, R12
