@@ -13,8 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/objbench/objbench/faultserver"
 	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/storage/s3"
@@ -321,20 +319,6 @@ func faultStore(t *testing.T, srv *faultserver.Server) *s3.Store {
 	}
 	t.Cleanup(func() { st.Close() })
 	return st
-}
-
-// smallDisk mounts a tmpfs of size bytes for the test (root only).
-func smallDisk(t *testing.T, size string) string {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("mounting a small tmpfs needs root")
-	}
-	dir := t.TempDir()
-	if err := unix.Mount("tmpfs", dir, "tmpfs", 0, "size="+size); err != nil {
-		t.Skipf("cannot mount a tmpfs: %v", err)
-	}
-	t.Cleanup(func() { _ = unix.Unmount(dir, 0) })
-	return dir
 }
 
 // A file target's disk fills up: the writes that do not fit fail as I/O

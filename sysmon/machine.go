@@ -7,21 +7,13 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 )
 
 // ReadMachine collects what it can; missing facts stay empty.
 func ReadMachine() Machine {
 	m := Machine{OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU(), GoVersion: runtime.Version()}
 	m.Hostname, _ = os.Hostname()
-	var u syscall.Utsname
-	if syscall.Uname(&u) == nil {
-		m.Kernel = utsString(u.Release[:])
-	}
-	var si syscall.Sysinfo_t
-	if syscall.Sysinfo(&si) == nil {
-		m.MemoryBytes = uint64(si.Totalram) * uint64(si.Unit)
-	}
+	m.Kernel, m.MemoryBytes = kernelAndMemory()
 	m.CPUModel = cpuModel("/proc/cpuinfo")
 	m.Links = linkSpeeds("/sys")
 	return m
@@ -51,17 +43,6 @@ func linkSpeeds(sysRoot string) map[string]float64 {
 		out[e.Name()] = mbps * 1e6
 	}
 	return out
-}
-
-func utsString(b []int8) string {
-	out := make([]byte, 0, len(b))
-	for _, c := range b {
-		if c == 0 {
-			break
-		}
-		out = append(out, byte(c))
-	}
-	return string(out)
 }
 
 func cpuModel(path string) string {

@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command sendpath measures what sending bytes over loopback TCP costs
 // the sender, several ways, so the choice of how objbench writes large
 // PUT bodies rests on numbers (docs/design-notes.md, "Large PUTs"):
