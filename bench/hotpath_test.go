@@ -5,10 +5,10 @@ import (
 	"context"
 	"os"
 	"os/exec"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/objbench/objbench/internal/cputime"
 	"github.com/objbench/objbench/loadgen"
 	"github.com/objbench/objbench/metrics"
 	"github.com/objbench/objbench/payload"
@@ -51,9 +51,8 @@ func startCanned(b *testing.B, env ...string) string {
 }
 
 func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	u, s := cputime.Process()
+	return u + s
 }
 
 // BenchmarkHotPath runs objbench's real op loop (loadgen workers, metrics

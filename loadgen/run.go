@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/objbench/objbench/distributed"
+	"github.com/objbench/objbench/internal/cputime"
 	"github.com/objbench/objbench/metrics"
 	"github.com/objbench/objbench/payload"
 	"github.com/objbench/objbench/result"
@@ -354,7 +355,7 @@ func (r *runState) measure(ctx context.Context, st workload.Stage, i int, runs [
 	if r.cfg.StepStarted != nil {
 		r.cfg.StepStarted(res.Start)
 	}
-	u0, s0 := cpuTimes()
+	u0, s0 := cputime.Process()
 	d0, q0 := r.connStats()
 	c0, _ := r.connections()
 	results := make([]result.Stream, len(runs))
@@ -387,7 +388,7 @@ func (r *runState) measure(ctx context.Context, st workload.Stage, i int, runs [
 	res.Elapsed = time.Since(res.Start)
 	res.Streams = results
 	res.NameStreams()
-	u1, s1 := cpuTimes()
+	u1, s1 := cputime.Process()
 	d1, q1 := r.connStats()
 	res.CPUUser, res.CPUSys, res.ConnsDialed, res.Requests = u1-u0, s1-s0, d1-d0, q1-q0
 	res.Connections = r.connectionsSince(c0)

@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
-	"syscall"
 	"time"
 
+	"github.com/objbench/objbench/internal/cputime"
 	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/storage"
 	"github.com/objbench/objbench/sysmon"
@@ -125,10 +125,10 @@ var ErrVerify = errors.New("verification failed")
 // transferStep runs the plan once and checks what it moved.
 func transferStep(ctx context.Context, st storage.Store, plan *transfer.Plan, opts transfer.Options, o TransferOptions, w *watch) (result.Step, *transfer.Result, error) {
 	w.stepStarted(time.Now())
-	u0, s0 := cpuTimes()
+	u0, s0 := cputime.Process()
 	c0, counted := connStats(st)
 	tr, runErr := transfer.Run(ctx, st, plan, opts)
-	u1, s1 := cpuTimes()
+	u1, s1 := cputime.Process()
 	name := "upload"
 	if plan.Download {
 		name = "download"
@@ -222,13 +222,4 @@ func connStats(st storage.Store) (storage.ConnStats, bool) {
 		return storage.ConnStats{}, false
 	}
 	return cc.Connections(), true
-}
-
-// cpuTimes is this process's user and system CPU time so far.
-func cpuTimes() (user, sys time.Duration) {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0, 0
-	}
-	return time.Duration(ru.Utime.Nano()), time.Duration(ru.Stime.Nano())
 }

@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -38,8 +37,7 @@ func runChild(ctx context.Context, cmd Command, env []string, limit time.Duratio
 	c.Stdout = io.Discard
 	tail := &tailBuffer{max: stderrTail}
 	c.Stderr = tail
-	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	c.Cancel = func() error { return syscall.Kill(-c.Process.Pid, syscall.SIGKILL) }
+	killGroup(c)
 	c.WaitDelay = 10 * time.Second // a grandchild holding stderr open cannot hang us
 	start := time.Now()
 	err := c.Start()

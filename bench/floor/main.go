@@ -36,9 +36,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
+	"github.com/objbench/objbench/internal/cputime"
 	"github.com/objbench/objbench/storage"
 	"github.com/objbench/objbench/storage/s3"
 )
@@ -220,7 +220,6 @@ func ownLoop(host string, req []byte) (func() error, error) {
 }
 
 func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	u, s := cputime.Process()
+	return u + s
 }

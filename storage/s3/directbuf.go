@@ -7,9 +7,6 @@ import (
 	"os"
 	"sync"
 	"syscall"
-	"unsafe"
-
-	"golang.org/x/sys/unix"
 )
 
 // A connection holds read and write buffers only while it moves bytes: a
@@ -42,18 +39,6 @@ func putWriter(bw *bufio.Writer) {
 	writers.Put(bw)
 }
 
-// rawConn is the socket under a plain TCP connection, to wait for it to be
-// readable without a buffer; nil for TLS, whose own buffer may hold data
-// the socket no longer shows.
-func rawConn(c net.Conn) syscall.RawConn {
-	if tc, ok := c.(*net.TCPConn); ok {
-		if rc, err := tc.SyscallConn(); err == nil {
-			return rc
-		}
-	}
-	return nil
-}
-
 // awaitReadable blocks until the socket has bytes to read, or has ended
 // (or its deadline passes), consuming none: it peeks one byte without
 // waiting, and only if none is there does the netpoller park the
@@ -68,18 +53,6 @@ func rawConn(c net.Conn) syscall.RawConn {
 func (r *rawReader) awaitReadable() error {
 	r.waited = false
 	return r.rc.Read(r.peekFn)
-}
-
-func (r *rawReader) peek(fd uintptr) bool {
-	if r.waited {
-		return true
-	}
-	r.waited = true
-	// recvfrom(2) without the sender's address: unix.Recvfrom made one
-	// (an allocation a GET) that a TCP socket does not need.
-	_, _, e := syscall.RawSyscall6(syscall.SYS_RECVFROM, fd, uintptr(unsafe.Pointer(&r.one[0])), 1,
-		unix.MSG_PEEK|unix.MSG_DONTWAIT, 0, 0)
-	return e != syscall.EAGAIN // data, the end, or an error the read will report
 }
 
 // rawReader reads a plain TCP socket with a raw read(2), which does not
@@ -125,16 +98,4 @@ func (r *rawReader) Read(p []byte) (int, error) {
 		return 0, io.EOF
 	}
 	return n, nil
-}
-
-func (r *rawReader) read(fd uintptr) bool {
-	p := r.p
-	for {
-		m, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
-		if e == unix.EINTR {
-			continue
-		}
-		r.n, r.errno = int(m), e
-		return e != unix.EAGAIN
-	}
 }

@@ -25,12 +25,15 @@ func dialerOf(s *Store) *connDialer {
 	panic("unknown transport")
 }
 
+// SetSocketBuffer sets a socket's SO_SNDBUF or SO_RCVBUF (opt) to n bytes.
+func SetSocketBuffer(fd uintptr, opt, n int) error { return setSocketBuffer(fd, opt, n) }
+
 // SetSendBuffer gives s's new connections a socket send buffer of n
 // bytes, so a test's large body waits for its server to read it.
 func SetSendBuffer(s *Store, n int) {
 	dialerOf(s).net.Control = func(_, _ string, c syscall.RawConn) error {
 		var serr error
-		err := c.Control(func(fd uintptr) { serr = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_SNDBUF, n) })
+		err := c.Control(func(fd uintptr) { serr = setSocketBuffer(fd, syscall.SO_SNDBUF, n) })
 		return errors.Join(err, serr)
 	}
 }

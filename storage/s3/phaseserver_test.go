@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/objbench/objbench/storage/s3"
 )
 
 // delays are what the phase server holds each step of a request.
@@ -50,7 +52,7 @@ func startPhaseServer(t *testing.T, d delays, tc *tls.Config, size int) *phaseSe
 	// read it rather than filling the kernel's buffers.
 	lc := net.ListenConfig{Control: func(_, _ string, c syscall.RawConn) error {
 		var serr error
-		err := c.Control(func(fd uintptr) { serr = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 64<<10) })
+		err := c.Control(func(fd uintptr) { serr = s3.SetSocketBuffer(fd, syscall.SO_RCVBUF, 64<<10) })
 		return errors.Join(err, serr)
 	}}
 	ln, err := lc.Listen(context.Background(), "tcp", "127.0.0.1:0")

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/objbench/objbench/internal/cputime"
 	"github.com/objbench/objbench/internal/testenv"
 	pl "github.com/objbench/objbench/payload"
 	"github.com/objbench/objbench/storage"
@@ -74,7 +74,6 @@ func BenchmarkPutFromFiles(b *testing.B) {
 }
 
 func rusageCPU() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	u, s := cputime.Process()
+	return u + s
 }

@@ -1,12 +1,15 @@
-package loadgen
+//go:build unix
+
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTimes is this process's user and system CPU time so far.
-func cpuTimes() (user, sys time.Duration) {
+// Process is this process's user and system CPU time so far (0 and 0 if
+// the system will not say).
+func Process() (user, sys time.Duration) {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0, 0
