@@ -147,6 +147,14 @@ func FuzzPackedHistogram(f *testing.F) {
 			if tag == splitTag && enc != splitTag+string(payload) {
 				t.Fatalf("split payload %x reads, but its counts pack to %x", payload, enc[len(splitTag):])
 			}
+			var sp sparseHist // a bucket at a time (add), as the encoder packs older files' seconds
+			if err := parsePackedString(tag+string(payload), &sp); err != nil {
+				t.Fatalf("tag %q: DecodeHistogram reads it, parsePackedString: %v", tag, err)
+			}
+			var w splitWriter
+			if one := w.appendSparse([]byte(splitTag), &sp); string(one) != enc {
+				t.Fatalf("tag %q: packed a bucket at a time to %x, a run at a time to %x", tag, one, enc)
+			}
 		}
 	})
 }

@@ -109,11 +109,14 @@ func (h *pagedHist) pack(w *splitWriter, buf []byte, into *pagedHist) (string, [
 		if page == nil {
 			continue
 		}
-		var dst *[pageBuckets]int64
+		w.addRun(page[:], n<<pageShift)
 		if into != nil {
-			dst = into.page(n)
+			dst := into.page(n)
+			for j, c := range page {
+				dst[j] += c
+			}
 		}
-		w.addPage(page, n<<pageShift, dst)
+		clear(page[:])
 		h.pages[n] = nil
 	}
 	if h.block != nil { // all zeros again
