@@ -49,7 +49,7 @@ func addSplitPaged(h, also *pagedHist, p []byte) error {
 			// longer, and with the loop below a method of its state, a
 			// seventh (go test -bench AddPacked/split-paged, alternated).
 			w := binary.LittleEndian.Uint64(g[j:])
-			if esc := (^w - bytesLow) & w & bytesHigh; esc != 0 { // a gap escapes (255): up to it
+			if esc := escapedGaps(w); esc != 0 { // a gap escapes (255): up to it
 				lanes = bits.TrailingZeros64(esc)/8 + 1
 			} else {
 				cw := countsAt(cs, j)
@@ -184,8 +184,7 @@ func addSplitBlock(h *pagedHist, s *splitPayload[[]byte]) error {
 func addEscapedCounts(d *countBlock, s *splitPayload[[]byte], at int, w uint64, esc uint) (uint64, error) {
 	var sum uint64
 	for ; esc != 0; esc &= esc - 1 {
-		l := bits.TrailingZeros(esc) / 2 // the lane, whose place is at, the gaps up to it and l+1
-		a := at + l + 1 + gapsSum(w&(^uint64(0)>>(56-8*l)))
+		a := lanePlace(at, w, bits.TrailingZeros(esc)/2)
 		v, ok := s.escape() // the count minus 4
 		if !ok || v > math.MaxInt64-4 {
 			return 0, errPacked
@@ -260,12 +259,19 @@ func countsSum(cs []byte) uint64 {
 // escapedGap is how many of the eight buckets from j to add one by one,
 // up to and with the first whose gap escapes (255); 0 when none does.
 func escapedGap(g []byte, j int) int {
-	w := binary.LittleEndian.Uint64(g[j:])
-	if esc := (^w - bytesLow) & w & bytesHigh; esc != 0 {
+	if esc := escapedGaps(binary.LittleEndian.Uint64(g[j:])); esc != 0 {
 		return bits.TrailingZeros64(esc)/8 + 1
 	}
 	return 0
 }
+
+// escapedGaps has the high bit of each byte of w that is 255 (an escaped
+// gap) set, and maybe of bytes after it; 0 when none is.
+func escapedGaps(w uint64) uint64 { return (^w - bytesLow) & w & bytesHigh }
+
+// lanePlace is the place of bucket l of the eight after bucket at whose
+// gaps are w: at, the gaps up to it and l+1.
+func lanePlace(at int, w uint64, l int) int { return at + l + 1 + gapsSum(w&(^uint64(0)>>(56-8*l))) }
 
 // countsAt is the eight 2-bit counts from bucket j on, read as 4 bytes
 // (which the caller sees are there).

@@ -26,7 +26,7 @@ func addGroupsGo(d *countBlock, g, cs, e []byte, j, wide, at, ei int) (nj, nat i
 	const mask = blockLen - 1
 	for ; j < wide; j += 8 {
 		w := binary.LittleEndian.Uint64(g[j:])
-		if (^w-bytesLow)&w&bytesHigh != 0 { // a gap escapes (255)
+		if escapedGaps(w) != 0 {
 			return j, at, 0, ei, added
 		}
 		cw := countsAt(cs, j)
@@ -58,10 +58,9 @@ func addGroupsGo(d *countBlock, g, cs, e []byte, j, wide, at, ei int) (nj, nat i
 			if ei >= len(e) || e[ei] >= 0x80 {
 				return j, at, esc, ei, added
 			}
-			l := bits.TrailingZeros(esc) / 2 // the lane, whose place is at, the gaps up to it and l+1
 			v := uint64(e[ei])
 			ei++
-			d[(at+l+1+gapsSum(w&(^uint64(0)>>(56-8*l))))&mask] += int64(v + 1)
+			d[lanePlace(at, w, bits.TrailingZeros(esc)/2)&mask] += int64(v + 1)
 			added += v
 		}
 		at = a
