@@ -170,11 +170,7 @@ func addPackedPaged2(h, also *pagedHist, p []byte) error {
 			if idx >= histCounts {
 				return errPacked
 			}
-			page = h.page(idx >> pageShift)
-			if also != nil {
-				page2 = also.page(idx >> pageShift)
-			}
-			end = (idx>>pageShift + 1) << pageShift
+			page, page2, end = pagesAt(h, also, idx)
 		}
 		if sum += uint64(c); sum > math.MaxInt64 { // c is at most that: no wrap
 			return errOverflow

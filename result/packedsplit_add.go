@@ -93,11 +93,7 @@ func addSplitPaged(h, also *pagedHist, p []byte) error {
 				if at >= histCounts {
 					return errPacked
 				}
-				page = h.page(at >> pageShift)
-				if also != nil {
-					page2 = also.page(at >> pageShift)
-				}
-				end = (at>>pageShift + 1) << pageShift
+				page, page2, end = pagesAt(h, also, at)
 			}
 			page[at&(pageBuckets-1)] += c
 			if page2 != nil {

@@ -87,6 +87,17 @@ func (h *pagedHist) page(n int) *[pageBuckets]int64 {
 	return h.pages[n]
 }
 
+// pagesAt is the page of h, and of also unless nil, that bucket idx lies
+// in, and where the next page begins: what an adding loop keeps while its
+// buckets stay in one page.
+func pagesAt(h, also *pagedHist, idx int) (page, page2 *[pageBuckets]int64, end int) {
+	page = h.page(idx >> pageShift)
+	if also != nil {
+		page2 = also.page(idx >> pageShift)
+	}
+	return page, page2, (idx>>pageShift + 1) << pageShift
+}
+
 // countBlock is h's block, taken from the pool at first.
 func (h *pagedHist) countBlock() *countBlock {
 	if h.block == nil {
