@@ -6,6 +6,11 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// fdReserve is what a run needs of the open-file limit besides its
+// workers' connections: the result file, /proc for the sampler, the live
+// view, the embedded server's listener.
+const fdReserve = 128
+
 // checkOpenFiles refuses, before any I/O, a run with more workers than the
 // process can hold connections (or open files) for: each worker holds one.
 func checkOpenFiles(workers int) error {
