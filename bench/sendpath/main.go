@@ -29,6 +29,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/objbench/objbench/internal/cputime"
 )
 
 const (
@@ -195,9 +197,8 @@ func vmsplice(rc syscall.RawConn, data []byte) error {
 }
 
 func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	u, s := cputime.Process()
+	return u + s
 }
 
 func check(err error) {
