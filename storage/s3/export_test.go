@@ -15,6 +15,19 @@ func RedirectDials(s *Store, addr string) { dialerOf(s).redirect = addr }
 // SetResolver makes s resolve host names with r.
 func SetResolver(s *Store, r *net.Resolver) { dialerOf(s).net.Resolver = r }
 
+// Waiters is how many requests wait for one of s's connections (the
+// direct client's queue under MaxConnsPerHost); -1 for the net/http
+// client, whose queue is its own.
+func Waiters(s *Store) int {
+	t, ok := s.transport.(*directTransport)
+	if !ok {
+		return -1
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.waiters)
+}
+
 func dialerOf(s *Store) *connDialer {
 	switch t := s.transport.(type) {
 	case *directTransport:
