@@ -187,7 +187,7 @@ func TestDatasetPrepareOnceRunMany(t *testing.T) {
 	yamlMain := "name: ym\nstages:\n  - kind: main\n    concurrency: 2\n    total_ops: 60\n    ops: {get: 100}\n    verify: true\n    objects: {prefix: y/, count: 15}\n"
 	for _, s := range cosStores(t) {
 		t.Run(s.name, func(t *testing.T) {
-			keep := s.bucket(t, "mycontainers-1")
+			keep := s.bucket(t, "mycontainers1")
 			if err := keep.CreateBucket(context.Background()); err != nil {
 				t.Fatal(err)
 			}
@@ -220,8 +220,8 @@ func TestDatasetPrepareOnceRunMany(t *testing.T) {
 				}
 				return out
 			}
-			for _, b := range []string{"mycontainers-1", "mycontainers-2"} {
-				wantObjects(t, ours(b, "objbench/data/cos1/"), "objbench/data/cos1/", "myobjects_", want(20), -1)
+			for _, b := range []string{"mycontainers1", "mycontainers2"} {
+				wantObjects(t, ours(b, "objbench/data/cos1/"), "objbench/data/cos1/", "myobjects", want(20), -1)
 			}
 			dir := t.TempDir()
 			if err := os.WriteFile(filepath.Join(dir, "main.xml"), []byte(main), 0o644); err != nil {
@@ -239,17 +239,17 @@ func TestDatasetPrepareOnceRunMany(t *testing.T) {
 					t.Errorf("main %d: %d GETs, %d verified ok, %d bytes", i, ops, ok, bytes)
 				}
 			}
-			if r, _ := s.runFile(t, "yp.yaml", yamlPrep, "--dataset", "y1", "--bucket", "mycontainers-2"); r.code != 0 {
+			if r, _ := s.runFile(t, "yp.yaml", yamlPrep, "--dataset", "y1", "--bucket", "mycontainers2"); r.code != 0 {
 				t.Fatalf("yaml prepare: exit %d:\n%s", r.code, r.stderr)
 			}
-			r, res = s.runFile(t, "ym.yaml", yamlMain, "--dataset", "y1", "--bucket", "mycontainers-2")
+			r, res = s.runFile(t, "ym.yaml", yamlMain, "--dataset", "y1", "--bucket", "mycontainers2")
 			if res == nil {
 				t.Fatalf("yaml main: exit %d:\n%s", r.code, r.stderr)
 			}
 			if ops, ok, _ := mainOps(res, "GET"); r.code != 0 || ops != 60 || ok != 60 {
 				t.Errorf("yaml main: exit %d, %d GETs, %d ok:\n%s", r.code, ops, ok, r.stderr)
 			}
-			if got := ours("mycontainers-2", "objbench/data/y1/"); len(got) != 15 {
+			if got := ours("mycontainers2", "objbench/data/y1/"); len(got) != 15 {
 				t.Errorf("yaml data set holds %d objects", len(got))
 			}
 			// rm deletes cos1 and nothing else
@@ -258,7 +258,7 @@ func TestDatasetPrepareOnceRunMany(t *testing.T) {
 				t.Fatal(err)
 			}
 			objbench(t, dir, s.env(), "dataset", "rm", "cos1", "--endpoint-url", s.endpoint, "--out", filepath.Join(dir, "rm.json"), "prepare.xml").mustSucceed(t)
-			for _, b := range []string{"mycontainers-1", "mycontainers-2"} {
+			for _, b := range []string{"mycontainers1", "mycontainers2"} {
 				if got := ours(b, "objbench/data/cos1/"); len(got) != 0 {
 					t.Errorf("%s still holds %d objects of cos1", b, len(got))
 				}
@@ -266,10 +266,10 @@ func TestDatasetPrepareOnceRunMany(t *testing.T) {
 					t.Errorf("%s holds %d objects of the other data set, want 20", b, len(got))
 				}
 			}
-			if got := s.objects(t, "mycontainers-1"); got["keep/me"] != 8 {
+			if got := s.objects(t, "mycontainers1"); got["keep/me"] != 8 {
 				t.Errorf("keep/me is gone: %v", got)
 			}
-			if got := ours("mycontainers-2", "objbench/data/y1/"); len(got) != 15 {
+			if got := ours("mycontainers2", "objbench/data/y1/"); len(got) != 15 {
 				t.Errorf("rm cos1 touched y1: %d objects left", len(got))
 			}
 		})

@@ -95,7 +95,7 @@ func TestCOSBenchAFRPerWorkAtStageEnd(t *testing.T) {
 				t.Errorf("%d GETs ok: want the 200 of good and about half of bad's", okGets)
 			}
 			got := s.objects(t, "afr1")
-			if len(got) != 8 || got[res.Target.Namespace+"myobjects_6"] != 2000 {
+			if len(got) != 8 || got[res.Target.Namespace+"myobjects6"] != 2000 {
 				t.Errorf("the later stage's writes are not in the store: %v", got)
 			}
 		})
@@ -152,7 +152,7 @@ func TestCOSBenchSizesAndData(t *testing.T) {
 					t.Errorf("%d objects of sizes %v", len(got), sizes)
 				}
 				var body bytes.Buffer
-				key := res.Target.Namespace + "myobjects_7"
+				key := res.Target.Namespace + "myobjects7"
 				if _, err := s.bucket(t, "sz1").Get(context.Background(), key, storage.GetOptions{}, &body); err != nil {
 					t.Fatal(err)
 				}

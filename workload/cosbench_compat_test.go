@@ -47,8 +47,8 @@ func TestCOSBenchInvalidContainerNamesMapToBuckets(t *testing.T) {
 			t.Errorf("%q maps to %q then %q", c.in, got, again)
 		}
 	}
-	sp, warns := decodeWarn(t, cosbench(`<workstage name="i"><work type="init" workers="1" config="containers=r(1,3)"/></workstage>
-<workstage name="d"><work type="dispose" workers="1" config="containers=r(1,3)"/></workstage>`), workload.DecodeOptions{})
+	sp, warns := decodeWarn(t, cosbench(`<workstage name="i"><work type="init" workers="1" config="containers=r(1,3);cprefix=mycontainers_"/></workstage>
+<workstage name="d"><work type="dispose" workers="1" config="containers=r(1,3);cprefix=mycontainers_"/></workstage>`), workload.DecodeOptions{})
 	if b := strings.Join(sp.Stages[0].Streams[0].Objects.Buckets, ","); b != "mycontainers-1,mycontainers-2,mycontainers-3" {
 		t.Errorf("buckets %s", b)
 	}
@@ -60,6 +60,25 @@ func TestCOSBenchInvalidContainerNamesMapToBuckets(t *testing.T) {
 <work type="init" workers="1" config="containers=r(1,2);cprefix=b-"/></workstage>`)))
 	if err == nil || !strings.Contains(err.Error(), `containers "b_1" and "b-1" both map to the S3 bucket "b-1"`) {
 		t.Errorf("a clash: %v", err)
+	}
+}
+
+// TestCOSBenchDefaultNames: without cprefix and oprefix, containers are
+// mycontainers<N> and objects myobjects<N>, as COSBench names them since
+// 0.4.0 (dev/cosbench-driver/src/com/intel/cosbench/driver/util/
+// Defaults.java: CONTAINER_PREFIX "mycontainers", OBJECT_PREFIX
+// "myobjects", suffixes null, which StringUtils.join in
+// NumericNameGenerator writes as nothing); valid bucket names, so nothing
+// is mapped or warned about.
+func TestCOSBenchDefaultNames(t *testing.T) {
+	sp, warns := decodeWarn(t, cosbench(`<workstage name="p"><work type="prepare" workers="1" config="containers=r(1,2);objects=r(7,8);sizes=c(1)KB"/></workstage>`),
+		workload.DecodeOptions{})
+	ks := sp.Stages[0].Streams[0].Objects
+	if b := strings.Join(ks.Buckets, ","); b != "mycontainers1,mycontainers2" || ks.Prefix != "myobjects" || ks.Suffix != "" {
+		t.Errorf("buckets %s, objects %q<N>%q; want mycontainers1,mycontainers2 and myobjects<N>", b, ks.Prefix, ks.Suffix)
+	}
+	if strings.Contains(warns, "not valid S3 bucket names") {
+		t.Errorf("the default names were mapped:\n%s", warns)
 	}
 }
 
@@ -146,7 +165,7 @@ func TestCOSBenchReadsMatchedByCoverage(t *testing.T) {
 		{"one bucket, some numbers", "containers=c(3);objects=u(10,20)", "", ""},
 		{"a bucket more", "containers=u(3,5);objects=u(1,50)", "bucket b-5 holds none of them", ""},
 		{"numbers more", "containers=u(1,2);objects=u(40,60)", "(bucket b-1 holds only 1..50; bucket b-2 holds only 1..50): those reads fail and count as errors, as in COSBench", ""},
-		{"nothing written", "containers=u(5,6);objects=u(1,50)", "", `reads objects u(1,50) under "myobjects_", but none exist there`},
+		{"nothing written", "containers=u(5,6);objects=u(1,50)", "", `reads objects u(1,50) under "myobjects", but none exist there`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			doc := cosbench(prep + `<workstage name="m"><work name="m" workers="1" runtime="1"><operation type="read" config="cprefix=b-;` + c.read + `"/></work></workstage>`)

@@ -26,8 +26,8 @@ func validBucketName(name string) bool {
 
 // s3BucketName maps a COSBench container name onto a valid S3 bucket name,
 // the same way every time: lower case, every other character than a
-// letter, digit, dot or hyphen becomes a hyphen (COSBench's default
-// mycontainers_1 becomes mycontainers-1), the ends are trimmed to a letter
+// letter, digit, dot or hyphen becomes a hyphen (cprefix=my_bucket makes
+// container my_bucket1, bucket my-bucket1), the ends are trimmed to a letter
 // or digit, a name too short is prefixed with "cosbench-", and one too long
 // keeps 54 characters and a hash of the whole.
 func s3BucketName(name string) string {

@@ -41,11 +41,11 @@ func TestCOSBenchMapsWorksOntoStages(t *testing.T) {
 		t.Fatalf("stages %v", kinds)
 	}
 	init := sp.Stages[0].Streams[0].Objects
-	if strings.Join(init.Buckets, ",") != "mycontainers-1,mycontainers-2" {
+	if strings.Join(init.Buckets, ",") != "mycontainers1,mycontainers2" { // driver/util/Defaults.java
 		t.Errorf("COSBench's default container names: %v", init.Buckets)
 	}
 	prep := sp.Stages[1].Streams[0]
-	if prep.Objects.Prefix != "myobjects_" || prep.Objects.Index.String() != "r(1,10)" || prep.Size != 64000 || prep.ConcurrencyAt(0) != 4 {
+	if prep.Objects.Prefix != "myobjects" || prep.Objects.Index.String() != "r(1,10)" || prep.Size != 64000 || prep.ConcurrencyAt(0) != 4 {
 		t.Errorf("prepare stream %+v", prep)
 	}
 	main := sp.Stages[2]
@@ -151,7 +151,7 @@ func TestCOSBenchProblems(t *testing.T) {
 		{"unknown work type", cosbench(`<workstage name="p"><work type="bake" workers="1"/></workstage>`), `work type "bake"`},
 		{"read nothing prepared", cosbench(`<workstage name="m"><work name="m" workers="2" runtime="5"><operation type="read" ratio="100" config="containers=c(1);objects=u(1,9)"/></work></workstage>`), "but none exist there"},
 		{"read outside prepared", cosbench(`<workstage name="p"><work type="prepare" workers="1" config="containers=c(1);objects=r(1,5);sizes=c(1)KB"/></workstage>
-<workstage name="m"><work name="m" workers="2" runtime="5"><operation type="read" ratio="100" config="containers=c(1);objects=u(6,9)"/></work></workstage>`), "reads objects u(6,9) under \"myobjects_\", but none exist there"},
+<workstage name="m"><work name="m" workers="2" runtime="5"><operation type="read" ratio="100" config="containers=c(1);objects=u(6,9)"/></work></workstage>`), "reads objects u(6,9) under \"myobjects\", but none exist there"},
 		{"syntax", `<workload name="w"><workflow></workload>`, "c.xml:1: XML syntax error"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -7,6 +7,13 @@ import (
 	"time"
 )
 
+// COSBench's default name prefixes (dev/cosbench-driver/src/com/intel/
+// cosbench/driver/util/Defaults.java).
+const (
+	defaultContainerPrefix = "mycontainers"
+	defaultObjectPrefix    = "myobjects"
+)
+
 var workAttrs = []string{"name", "type", "workers", "interval", "division", "runtime", "rampup", "rampdown",
 	"afr", "totalOps", "totalBytes", "driver", "config"}
 
@@ -140,7 +147,10 @@ func (c *cdec) keySpace(n *xnode, cfg kvConfig, kind StageKind, objects bool) (K
 		c.fail(n, "containers=%s names more than 10000 buckets", cs)
 		return ks, false
 	}
-	cprefix, csuffix := "mycontainers_", cfg["csuffix"]
+	// COSBench's defaults since 0.4.0 (driver/util/Defaults.java):
+	// containers mycontainers<N>, objects myobjects<N>, no suffix. Its
+	// user guide's mycontainers_<N> is out of date.
+	cprefix, csuffix := defaultContainerPrefix, cfg["csuffix"]
 	if v, ok := cfg["cprefix"]; ok {
 		cprefix = v
 	}
@@ -152,7 +162,7 @@ func (c *cdec) keySpace(n *xnode, cfg kvConfig, kind StageKind, objects bool) (K
 	if !objects {
 		return ks, true
 	}
-	ks.Prefix, ks.Suffix = "myobjects_", cfg["osuffix"]
+	ks.Prefix, ks.Suffix = defaultObjectPrefix, cfg["osuffix"]
 	if v, ok := cfg["oprefix"]; ok {
 		ks.Prefix = v
 	}
