@@ -19,9 +19,10 @@ import (
 // aws-chunked bodies, puts multipart ETags into the ETag header, and logs
 // requests when asked to.
 type frontDoor struct {
-	next http.Handler
-	log  *slog.Logger // nil: no request log
-	keys *keys        // nil: no signature is checked (Config.NoAuth)
+	next   http.Handler
+	router *router
+	log    *slog.Logger // nil: no request log
+	keys   *keys        // nil: no signature is checked (Config.NoAuth)
 	// rewrite changes a request once its signature is checked (Config.Rewrite).
 	rewrite func(*http.Request)
 }
@@ -41,8 +42,14 @@ func (h *frontDoor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if h.rewrite != nil {
 		h.rewrite(r)
 	}
-	if name := unsupported(r); name != "" {
-		writeError(w, http.StatusNotImplemented, "NotImplemented", "the embedded server does not implement "+name)
+	// No request is served, nor its body read, before its operation is
+	// known to be one the server implements.
+	op, why := h.router.route(r)
+	if why == nil {
+		why = h.router.unsupported(r, op)
+	}
+	if why != nil {
+		writeError(w, why.status, why.code, why.message)
 		return
 	}
 	if isAWSChunked(r) {

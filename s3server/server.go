@@ -161,7 +161,7 @@ func newHTTPServer(be *backend, c Config) *http.Server {
 		}
 	}
 	return &http.Server{
-		Handler:           &frontDoor{next: gofakes3.New(be, opts...).Server(), log: reqLog, keys: authKeys(c), rewrite: c.Rewrite},
+		Handler:           &frontDoor{next: gofakes3.New(be, opts...).Server(), router: newRouter(), log: reqLog, keys: authKeys(c), rewrite: c.Rewrite},
 		ReadHeaderTimeout: time.Minute,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          errLog,

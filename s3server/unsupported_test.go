@@ -7,27 +7,60 @@ import (
 	"github.com/objbench/objbench/s3server"
 )
 
-// What the server does not implement it refuses with 501 NotImplemented
-// naming the header, instead of storing the object without it; the
-// STANDARD storage class, which every object here has, is accepted.
+// What the server does not implement it refuses, naming the header (501
+// NotImplemented) or with S3's own error for it, instead of storing the
+// object without it; the object already there is left as it was. The
+// STANDARD storage class, which every object here has, and the ACLs that
+// give nothing away are accepted.
 func TestRefusesWhatItWouldDrop(t *testing.T) {
 	backends(t, func(t *testing.T, s *s3server.Server) {
-		u := s.Endpoint() + "/" + bucket + "/k"
-		for _, h := range []map[string]string{
-			{"x-amz-server-side-encryption": "AES256"},
-			{"x-amz-server-side-encryption": "aws:kms", "x-amz-server-side-encryption-aws-kms-key-id": "k"},
-			{"x-amz-server-side-encryption-customer-algorithm": "AES256"},
-			{"x-amz-tagging": "a=b"},
-			{"x-amz-storage-class": "GLACIER"},
+		base := s.Endpoint() + "/" + bucket
+		empty := s.Endpoint() + "/empty"
+		want(t, "create the empty bucket", do(t, "PUT", empty, nil, nil), 200)
+		u := base + "/k"
+		data := payload(1000, 3)
+		want(t, "put", do(t, "PUT", u, data, nil), 200)
+		for _, c := range []struct {
+			method string
+			hdr    map[string]string
+			status int
+			code   string
+		}{
+			{"PUT", map[string]string{"x-amz-server-side-encryption": "AES256"}, 501, "NotImplemented"},
+			{"PUT", map[string]string{"x-amz-server-side-encryption": "aws:kms", "x-amz-server-side-encryption-aws-kms-key-id": "k"}, 501, "NotImplemented"},
+			{"PUT", map[string]string{"x-amz-server-side-encryption-customer-algorithm": "AES256"}, 501, "NotImplemented"},
+			{"PUT", map[string]string{"x-amz-server-side-encryption-customer-key": "a2V5"}, 501, "NotImplemented"},
+			{"PUT", map[string]string{"x-amz-server-side-encryption-customer-key-md5": "a2V5"}, 501, "NotImplemented"},
+			{"PUT", map[string]string{"x-amz-tagging": "a=b"}, 501, "NotImplemented"},
+			{"PUT", map[string]string{"x-amz-storage-class": "GLACIER"}, 501, "NotImplemented"},
+			{"PUT", map[string]string{"x-amz-website-redirect-location": "/x"}, 501, "NotImplemented"},
+			{"PUT", map[string]string{"x-amz-write-offset-bytes": "1000"}, 501, "NotImplemented"},
+			{"PUT", map[string]string{"x-amz-object-lock-mode": "GOVERNANCE"}, 400, "InvalidRequest"},
+			{"PUT", map[string]string{"x-amz-object-lock-legal-hold": "ON"}, 400, "InvalidRequest"},
+			{"PUT", map[string]string{"x-amz-acl": "public-read"}, 400, "AccessControlListNotSupported"},
+			{"PUT", map[string]string{"x-amz-grant-read": "id=x"}, 400, "AccessControlListNotSupported"},
+			{"PUT", map[string]string{"x-amz-copy-source": bucket + "/k", "x-amz-copy-source-if-match": `"x"`}, 501, "NotImplemented"},
+			{"PUT", map[string]string{"x-amz-copy-source": bucket + "/k", "x-amz-metadata-directive": "REPLACE"}, 501, "NotImplemented"},
+			{"PUT", map[string]string{"x-amz-copy-source": bucket + "/k?versionId=v1"}, 501, "NotImplemented"},
+			{"DELETE", map[string]string{"If-Match": `"x"`}, 501, "NotImplemented"},
+			{"DELETE", map[string]string{"x-amz-if-match-size": "1"}, 501, "NotImplemented"},
 		} {
-			r := do(t, "PUT", u, []byte("data"), h)
-			want(t, "PUT with "+strings.Join(keys(h), ","), r, 501)
-			if !strings.Contains(string(r.body), "NotImplemented") || !strings.Contains(string(r.body), "x-amz-") {
-				t.Errorf("answer: %s", r.body)
+			what := c.method + " with " + strings.Join(keys(c.hdr), ",")
+			var body []byte
+			if c.method == "PUT" && c.hdr["x-amz-copy-source"] == "" {
+				body = []byte("other data")
 			}
+			r := do(t, c.method, u, body, c.hdr)
+			want(t, what, r, c.status)
+			if !strings.Contains(string(r.body), "<Code>"+c.code+"</Code>") {
+				t.Errorf("%s: answer %s, want %s", what, r.body, c.code)
+			}
+			unchanged(t, what, base, empty, data)
 		}
-		want(t, "GET of an object refused", do(t, "GET", u, nil, nil), 404)
+		want(t, "create a bucket that has object lock", do(t, "PUT", s.Endpoint()+"/locked", nil,
+			map[string]string{"x-amz-bucket-object-lock-enabled": "true"}), 501)
 		want(t, "PUT in STANDARD", do(t, "PUT", u, []byte("data"), map[string]string{"x-amz-storage-class": "STANDARD"}), 200)
+		want(t, "PUT private", do(t, "PUT", u, []byte("data"), map[string]string{"x-amz-acl": "private"}), 200)
 	})
 }
 
