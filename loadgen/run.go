@@ -431,12 +431,18 @@ func (r *runState) newStream(ctx context.Context, kind workload.StageKind, sp wo
 		w = distributed.Worker{}
 	}
 	bounds := sp.Bounds
-	bounds.Ops, bounds.Bytes = w.Share(bounds.Ops), w.Share(bounds.Bytes)
-	if (sp.Bounds.Ops > 0 && bounds.Ops == 0) || (sp.Bounds.Bytes > 0 && bounds.Bytes == 0) {
-		return nil, nil // this worker's share of the stream is nothing
+	var own workerLimits
+	if bounds.PerWorker { // each worker its part of the whole stream's (perworker.go)
+		own.ops, own.bytes = bounds.WorkerPart(workers)
+		bounds.Ops, bounds.Bytes = 0, 0
+	} else {
+		bounds.Ops, bounds.Bytes = w.Share(bounds.Ops), w.Share(bounds.Bytes)
+		if (sp.Bounds.Ops > 0 && bounds.Ops == 0) || (sp.Bounds.Bytes > 0 && bounds.Bytes == 0) {
+			return nil, nil // this worker's share of the stream is nothing
+		}
 	}
 	workers = int(w.Share(int64(workers)))
-	s := &streamRun{name: sp.Name, run: r, bounds: bounds, workers: workers,
+	s := &streamRun{name: sp.Name, run: r, bounds: bounds, own: own, workers: workers,
 		work: streamWork{block: block, seed: r.cfg.Seed + uint64(i), sizes: sp.Sizes(), sizeSeq: new(atomic.Uint64), sizeSeed: r.cfg.Seed,
 			rangeSize: sp.RangeSize, partSize: sp.PartSize, verify: sp.Data.Verify, fsync: sp.Fsync}}
 	if s.work.partSize <= 0 {

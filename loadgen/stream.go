@@ -23,13 +23,15 @@ type streamRun struct {
 	run     *runState
 	work    streamWork
 	bounds  workload.Bounds
-	workers int        // closed loop: the workers; open loop: those started at once
-	sched   *schedule  // open loop; nil: closed loop
-	replay  *replayRun // the stream replays a trace (Config.Replay)
+	own     workerLimits // each worker's own part of the bounds (perworker.go)
+	workers int          // closed loop: the workers; open loop: those started at once
+	sched   *schedule    // open loop; nil: closed loop
+	replay  *replayRun   // the stream replays a trace (Config.Replay)
 	series  *metrics.Series
 
 	opCtx                 context.Context // ops run under it: it outlives the stop by the grace
 	issued, cursor, moved atomic.Int64
+	ownStopped            atomic.Int64 // workers stopped at their own limits
 	end                   stopper
 	liveNext              int64 // the first second not yet passed to Config.OnSecond
 

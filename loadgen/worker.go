@@ -35,6 +35,8 @@ type worker struct {
 	urlErr   error
 	ids      []storage.ObjectID // a batch delete's
 	id       int
+	ownOps   int64 // ops finished and bytes moved, against own limits
+	ownBytes int64
 	slot     *slot         // the open-loop slot being served
 	logRec   *oplog.Record // the op log's record, reused (made with the first)
 	// A GET sent apart (splitget.go): the task, when it was sent, the
@@ -104,7 +106,12 @@ func preparedSizes(sel workload.Selector, seed uint64) func(i int64) int64 {
 func (w *worker) closedLoop(stop context.Context) {
 	s := w.s
 	for stop.Err() == nil {
-		if n := s.issued.Add(1); s.bounds.Ops > 0 && n > s.bounds.Ops {
+		if s.own.set() {
+			if cause := w.ownLimit(); cause != "" {
+				s.ownDone(cause)
+				return
+			}
+		} else if n := s.issued.Add(1); s.bounds.Ops > 0 && n > s.bounds.Ops {
 			s.end.finish("ops")
 			return
 		}
@@ -164,6 +171,9 @@ func (w *worker) do(intended time.Time) bool {
 		releaseLeases(t)
 	}
 	w.rec.Record(&w.res)
+	if s.own.set() {
+		w.countOwn()
+	}
 	if s.run.cfg.OpLog != nil {
 		w.logOp(&t, w.rangedOp(&t))
 	}

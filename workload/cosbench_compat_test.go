@@ -134,8 +134,51 @@ func TestCOSBenchTotalOpsWithRampupIsNotATimeLimit(t *testing.T) {
 	}
 	sp, _ = decodeWarn(t, cosbench(`<workstage name="m"><work name="m" workers="2" rampup="2" runtime="5" rampdown="1" totalOps="9">
 <operation type="write" config="containers=c(1);objects=u(1,9);cprefix=bkt;sizes=c(1)KB"/></work></workstage>`), workload.DecodeOptions{})
-	if b := sp.Stages[0].Streams[0].Bounds; b.Duration != 8*time.Second || b.Ops != 9 {
-		t.Errorf("with a runtime: bounds %+v", b)
+	if b := sp.Stages[0].Streams[0].Bounds; b.Duration != 8*time.Second || b.Ops != 8 || !b.PerWorker {
+		t.Errorf("with a runtime: bounds %+v; want 8s, and 9/2 = 4 ops by each of 2 workers", b)
+	}
+}
+
+// TestCOSBenchTotalsPerWorker: totalOps and totalBytes are divided among
+// the work's workers with integer division, each worker stopping at its
+// own part, and a part of 0 is no limit
+// (dev/cosbench-driver/src/com/intel/cosbench/driver/agent/WorkAgent.java:
+// initLimites divides mission.getTotalOps() and getTotalBytes() by
+// getTotalWorkers(); trySummary ends a worker once its own count reaches
+// its part, and skips a limit <= 0).
+func TestCOSBenchTotalsPerWorker(t *testing.T) {
+	work := func(attrs string) string {
+		return cosbench(`<workstage name="m"><work name="m" ` + attrs + `>
+<operation type="write" config="containers=c(1);objects=u(1,9);cprefix=bkt;sizes=c(3)KB"/></work></workstage>`)
+	}
+	for _, c := range []struct {
+		attrs      string
+		ops, bytes int64 // in all; each worker does its part
+		warn       string
+	}{
+		{`workers="8" totalOps="30"`, 24, 0, "totalOps=30 with 8 workers: each worker does 30/8 = 3 ops, as in COSBench, 24 in all"},
+		{`workers="3" totalBytes="10000"`, 0, 9999, ""},
+		{`workers="4" totalOps="40"`, 40, 0, ""},
+		{`workers="8" totalOps="5" runtime="10"`, 0, 0, "totalOps=5 with 8 workers gives each worker 5/8 = 0, which COSBench takes as no limit: ignored"},
+	} {
+		sp, warns := decodeWarn(t, work(c.attrs), workload.DecodeOptions{})
+		s := sp.Stages[0].Streams[0]
+		if b := s.Bounds; b.Ops != c.ops || b.Bytes != c.bytes || !b.PerWorker {
+			t.Errorf("%s: bounds %+v; want %d ops and %d bytes, per worker", c.attrs, b, c.ops, c.bytes)
+		}
+		if c.warn != "" && !strings.Contains(warns, c.warn) || c.warn == "" && strings.Contains(warns, "workers") {
+			t.Errorf("%s: warnings\n%s\nwant %q", c.attrs, warns, c.warn)
+		}
+		if errs := sp.Validate(); len(errs) > 0 {
+			t.Errorf("%s: %v", c.attrs, errs)
+		}
+	}
+	if ops, bytes := (workload.Bounds{Bytes: 9999, PerWorker: true}).WorkerPart(3); ops != 0 || bytes != 3333 {
+		t.Errorf("a worker's part of 9999 bytes among 3: %d ops, %d bytes", ops, bytes)
+	}
+	_, _, err := workload.Decode("c.xml", []byte(work(`workers="8" totalOps="5"`)))
+	if err == nil || !strings.Contains(err.Error(), "c.xml:5: totalOps=5 with 8 workers gives each worker 5/8 = 0, which COSBench takes as no limit: the work would never end (give at least 8)") {
+		t.Errorf("totalOps below the workers and no other limit: %v", err)
 	}
 }
 

@@ -114,6 +114,7 @@ func (c *cdec) workNotes(w *xnode, kind StageKind, s *Stream) {
 		if s.Bounds == (Bounds{}) {
 			c.fail(w, "work %q has no limit: give runtime=, totalOps= or totalBytes=", s.Name)
 		}
+		c.perWorker(w, s)
 	}
 	switch {
 	case (rampup > 0 || rampdown > 0) && (runtime == 0 || kind != KindMain):
@@ -127,6 +128,45 @@ func (c *cdec) workNotes(w *xnode, kind StageKind, s *Stream) {
 	}
 	if v, ok := w.attrs["division"]; ok && v != defaultDivision[kind] {
 		c.warn(w, "division=%s: objbench's workers share one queue of work instead of COSBench's split per worker by %s; in prepare and cleanup each object is still handled once", v, v)
+	}
+}
+
+// perWorker divides totalOps and totalBytes among the work's workers as
+// COSBench does (dev/cosbench-driver/src/com/intel/cosbench/driver/agent/
+// WorkAgent.java, initLimites: each worker's limit is the total divided by
+// the workers, rounded down; trySummary: a worker stops at its own, and a
+// limit of 0 is no limit).
+func (c *cdec) perWorker(w *xnode, s *Stream) {
+	b := &s.Bounds
+	if b.Ops == 0 && b.Bytes == 0 {
+		return
+	}
+	n := int64(s.Concurrency[0])
+	if n < 1 {
+		return // refused already
+	}
+	b.PerWorker = true
+	for _, l := range []struct {
+		attr string
+		v    *int64
+	}{{"totalOps", &b.Ops}, {"totalBytes", &b.Bytes}} {
+		total := *l.v
+		if total == 0 {
+			continue
+		}
+		part := total / n
+		*l.v = part * n
+		other := b.Duration > 0 || (l.attr == "totalOps" && b.Bytes > 0) || (l.attr == "totalBytes" && b.Ops > 0)
+		switch {
+		case part == 0 && !other:
+			c.fail(w, "%s=%d with %d workers gives each worker %d/%d = 0, which COSBench takes as no limit: the work would never end (give at least %d)",
+				l.attr, total, n, total, n, n)
+		case part == 0:
+			c.warn(w, "%s=%d with %d workers gives each worker %d/%d = 0, which COSBench takes as no limit: ignored, as in COSBench",
+				l.attr, total, n, total, n)
+		case l.attr == "totalOps" && total%n != 0:
+			c.warn(w, "totalOps=%d with %d workers: each worker does %d/%d = %d ops, as in COSBench, %d in all", total, n, total, n, part, part*n)
+		}
 	}
 }
 

@@ -360,10 +360,18 @@ func plural(n int, what string) string {
 func (p *planWriter) expected(s Stream) string {
 	b := s.Bounds
 	var limits []string
-	if b.Ops > 0 {
+	workers := s.ConcurrencyAt(0)
+	ops, bytes := b.WorkerPart(workers)
+	switch {
+	case b.Ops > 0 && b.PerWorker:
+		limits = append(limits, fmt.Sprintf("%d ops, %d a worker (%s)", b.Ops, ops, bytesString(float64(b.Ops)*p.bytesPerOp(s), false)))
+	case b.Ops > 0:
 		limits = append(limits, fmt.Sprintf("%d ops (%s)", b.Ops, bytesString(float64(b.Ops)*p.bytesPerOp(s), false)))
 	}
-	if b.Bytes > 0 {
+	switch {
+	case b.Bytes > 0 && b.PerWorker:
+		limits = append(limits, "until each worker has moved "+bytesString(float64(bytes), true)+" (finishing the op that crosses it)")
+	case b.Bytes > 0:
 		limits = append(limits, "until "+bytesString(float64(b.Bytes), true)+" moved")
 	}
 	if b.Duration > 0 {

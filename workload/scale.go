@@ -40,6 +40,10 @@ func (sp Spec) Scale(f float64) Spec {
 
 func (s Stream) scale(f float64, idx map[string]*indexScale) Stream {
 	s.Bounds = s.Bounds.scale(f)
+	if s.Bounds.PerWorker { // every worker keeps a whole part, at least one op or byte
+		w := int64(max(s.MaxConcurrency(), 1))
+		s.Bounds.Ops, s.Bounds.Bytes = roundUp(s.Bounds.Ops, w), roundUp(s.Bounds.Bytes, w)
+	}
 	if s.PerTarget != nil {
 		per := make(map[string]Bounds, len(s.PerTarget))
 		for k, b := range s.PerTarget {
@@ -88,6 +92,14 @@ func (k KeySpace) scale(f float64, idx map[string]*indexScale) KeySpace {
 	return k
 }
 
+// roundUp is n rounded up to a multiple of m (0 stays 0).
+func roundUp(n, m int64) int64 {
+	if n <= 0 {
+		return n
+	}
+	return (n + m - 1) / m * m
+}
+
 func scaleDuration(d time.Duration, f float64) time.Duration {
 	if d <= 0 {
 		return d
@@ -107,7 +119,7 @@ func mapSlice[T any](xs []T, fn func(T) T) []T {
 }
 
 func (b Bounds) scale(f float64) Bounds {
-	return Bounds{Duration: scaleDuration(b.Duration, f), Ops: scaleInt(b.Ops, f), Bytes: scaleInt(b.Bytes, f)}
+	return Bounds{Duration: scaleDuration(b.Duration, f), Ops: scaleInt(b.Ops, f), Bytes: scaleInt(b.Bytes, f), PerWorker: b.PerWorker}
 }
 
 // Incompressible returns a copy of sp whose streams write random bytes

@@ -205,6 +205,19 @@ type Bounds struct {
 	Duration time.Duration `json:"duration_ns,omitempty"`
 	Ops      int64         `json:"ops,omitempty"`
 	Bytes    int64         `json:"bytes,omitempty"`
+	// PerWorker shares Ops and Bytes out among the stream's workers up
+	// front, each its whole part (integer division), as COSBench's
+	// WorkAgent does: a worker stops once it has done its ops, or once
+	// the ops it finished moved its bytes (the op that crosses them
+	// completes). Without it the workers draw on one shared count.
+	PerWorker bool `json:"per_worker,omitempty"`
+}
+
+// WorkerPart is one worker's part of the bounds when PerWorker is set,
+// with workers in all: Ops and Bytes divided, rounded down.
+func (b Bounds) WorkerPart(workers int) (ops, bytes int64) {
+	w := int64(max(workers, 1))
+	return b.Ops / w, b.Bytes / w
 }
 
 // KeySpace is where a stream's objects live. With Index it names objects

@@ -148,6 +148,9 @@ func (s Stream) validate(p *problems, where string, kind StageKind) {
 	if kind == KindMain && b == (Bounds{}) {
 		bad("no bound: give a duration, an op count or a byte count")
 	}
+	if s.Bounds.PerWorker && (s.Rate != nil || s.Sweep != nil) {
+		bad("per-worker bounds (COSBench's totalOps and totalBytes) need a closed-loop stream of one concurrency")
+	}
 	if r := s.MaxErrorRatio; r != nil && (*r < 0 || *r > 1 || *r != *r) {
 		bad("max error ratio %v must be between 0 and 1", *r)
 	}
