@@ -31,6 +31,7 @@ type benchOptions struct {
 	fsync       string
 	corpus      corpusFlags
 	out         string
+	outBucket   string // --out s3://BUCKET/PREFIX/
 	csv         string
 	cosbenchCSV string // run: COSBench's CSV archive layout under this directory
 	// deleteDataset: the spec's cleanup deletes its data set (dataset rm)
@@ -79,8 +80,9 @@ func (o *benchOptions) register(f *pflag.FlagSet, op string) {
 		o.corpus.register(f, "prepare")
 		f.IntVar(&o.corpus.maxObjects, "max-objects", 0, "with --from-dir/--from-git: prepare at most this many objects (default: all)")
 	}
-	f.StringVarP(&o.out, "out", "o", "", "result file (default objbench-results/RUN-ID.json); a directory ending in / holds RUN-ID.json "+
-		"(a worker's: RUN-ID/worker-R.json); s3://BUCKET/PREFIX/ uploads it there too, through the target's endpoint and credentials")
+	f.VarP(outFlag{&o.out, &o.outBucket}, "out", "o", "result file (default objbench-results/RUN-ID.json); a directory ending in / holds RUN-ID.json "+
+		"(a worker's: RUN-ID/worker-R.json). s3://BUCKET/PREFIX/ uploads it there instead, through the target's endpoint and credentials "+
+		"(the bucket is checked before any load, and a result never replaces another); give --out twice to keep a local copy too")
 	f.StringVar(&o.csv, "csv", "", "also write the table as CSV to this file")
 	f.StringVar(&o.html, "html", "", "also write the report as one self-contained HTML page with charts")
 	f.Int64Var(&o.maxErrors, "max-errors", 0, "stop the run after this many failed ops (default: never)")

@@ -53,7 +53,10 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 		defer pl.close()
 		sp = pl.spec
 	}
-	place, err := placeResult(o.out, runID, wk)
+	if strings.HasPrefix(o.out, "s3://") && o.outBucket == "" { // replay's --out takes one value
+		o.outBucket, o.out = o.out, ""
+	}
+	place, err := placeResult(o.out, o.outBucket, runID, wk)
 	if err != nil {
 		return err
 	}
@@ -78,9 +81,16 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 	}
 	defer func() { _ = tgt.Close(context.WithoutCancel(ctx)) }()
 	sp = sp.ForTarget(o.target.target, tgt.Info.Kind) // a stream's per_target counts
-	if err := checkWritable(o.out); err != nil {      // before any work, after every input is checked
+	// Before any work, after every input is checked: the result's places.
+	if o.out != "" {
+		if err := checkWritable(o.out); err != nil {
+			closeListener(ln)
+			return inputf("--out %s: %v", o.out, err)
+		}
+	}
+	if err := place.check(ctx, tgt); err != nil {
 		closeListener(ln)
-		return inputf("--out %s: %v", o.out, err)
+		return err
 	}
 	if o.cosbenchCSV != "" {
 		if err := checkWritable(filepath.Join(o.cosbenchCSV, "run-history.csv")); err != nil {
@@ -145,13 +155,16 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 		note("worker %v of run %s (%s); the store's clock is %v ahead of this one (±%v)", wk, runID, engine,
 			res.Worker.ClockOffset.Round(time.Millisecond), res.Worker.ClockError.Round(time.Millisecond))
 	}
-	err = finish(env, o, res, o.out, runErr, note)
-	if where, uerr := place.upload(context.WithoutCancel(ctx), tgt, res); uerr != nil {
-		return errors.Join(err, uerr)
-	} else if where != "" {
-		note("result uploaded: %s", where)
+	where, uerr := place.upload(context.WithoutCancel(ctx), res)
+	if uerr != nil && place.local == "" { // keep the result here rather than lose it
+		place.local = place.fallback
+		note("the upload failed: keeping the result at %s", place.local)
 	}
-	return err
+	err = finish(env, o, res, place.local, runErr, note)
+	if where != "" {
+		note("result: %s", where)
+	}
+	return errors.Join(err, uerr)
 }
 
 // maxConcurrency is the most workers any stream of sp may run at once
@@ -171,8 +184,10 @@ func maxConcurrency(sp workload.Spec, timeout time.Duration) int {
 
 // finish writes the result and table and decides the outcome.
 func finish(env Env, o *benchOptions, res *result.Run, out string, runErr error, note func(string, ...any)) error {
-	if err := result.Write(out, res); err != nil {
-		return fmt.Errorf("write result %s: %w", out, err)
+	if out != "" { // "": the result went to a bucket alone
+		if err := result.Write(out, res); err != nil {
+			return fmt.Errorf("write result %s: %w", out, err)
+		}
 	}
 	if runErr != nil { // the cause first, then what ran before it
 		fmt.Fprintf(env.Stderr, "objbench: the run failed: %v\nobjbench: the steps that ran before it (and cleanup):\n", runErr)
@@ -201,7 +216,9 @@ func finish(env Env, o *benchOptions, res *result.Run, out string, runErr error,
 		}
 		note("COSBench CSVs: %s (and a row in %s)", dir, filepath.Join(o.cosbenchCSV, "run-history.csv"))
 	}
-	note("result: %s", out)
+	if out != "" {
+		note("result: %s", out)
+	}
 	if !res.CleanedUp && o.noCleanup {
 		note("objects kept under %s (--no-cleanup)", res.Target.Namespace)
 	}

@@ -23,6 +23,9 @@ func runTargets(ctx context.Context, env Env, o *benchOptions, sp workload.Spec)
 			return usagef("bad --target %q: want file:///DIR or s3://BUCKET", t)
 		}
 	}
+	if o.outBucket != "" {
+		return usagef("--out %s: with several --target, give a local --out (each target's result is written beside it)", o.outBucket)
+	}
 	if o.cpuProfile != "" {
 		return usagef("--cpuprofile profiles one target: give one --target")
 	}

@@ -1,8 +1,8 @@
 package cli
 
 import (
-	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"path"
@@ -72,55 +72,119 @@ func (w *workerOptions) resolve(env Env) (distributed.Worker, string, string, er
 	return wk, engine, id, nil
 }
 
-// resultPlace says where a run's result goes: a local path, and when
-// --out names a bucket (s3://BUCKET/PREFIX/), the key it is uploaded to.
+// outFlag is --out: a local path, s3://BUCKET/PREFIX/, or both (the flag
+// given twice). A result that goes to a bucket is written locally only when
+// a local place is named too: a container with a read-only root file system
+// writes nothing it was not asked to.
+type outFlag struct{ local, bucket *string }
+
+func (f outFlag) Set(v string) error {
+	p := f.local
+	if strings.HasPrefix(v, "s3://") {
+		p = f.bucket
+	}
+	if *p != "" {
+		return fmt.Errorf("%s and %s: give at most one local place and one s3://BUCKET/PREFIX/", *p, v)
+	}
+	*p = v
+	return nil
+}
+
+func (f outFlag) String() string {
+	if f.local == nil || f.bucket == nil || *f.bucket == "" {
+		return ""
+	}
+	if *f.local == "" {
+		return *f.bucket
+	}
+	return *f.bucket + "," + *f.local
+}
+
+func (outFlag) Type() string { return "string" }
+
+// resultPlace says where a run's result goes: a local path, a key in a
+// bucket (--out s3://BUCKET/PREFIX/), or both.
 type resultPlace struct {
+	out    string // --out s3://BUCKET/PREFIX/
 	local  string
 	bucket string
 	key    string
+	st     storage.Store // the bucket, once check opened it
+	// fallback is where a result kept only in the bucket is written
+	// when its upload fails.
+	fallback string
 }
 
-// placeResult turns --out into the result's place: "" is
-// objbench-results/RUN-ID.json (a worker: objbench-results/RUN-ID/worker-R.json);
+// placeResult turns --out into the result's place. With no bucket, local
+// "" is objbench-results/RUN-ID.json (a worker: objbench-results/RUN-ID/worker-R.json);
 // a directory (ending in /) holds RUN-ID.json, or RUN-ID/worker-R.json.
-func placeResult(out, runID string, wk distributed.Worker) (resultPlace, error) {
+// With a bucket the result is uploaded to PREFIX/RUN-ID.json (a worker's
+// to PREFIX/RUN-ID/worker-R.json), and written locally only where local
+// names a place.
+func placeResult(local, bucket, runID string, wk distributed.Worker) (resultPlace, error) {
 	name := runID + ".json"
 	if !wk.Solo() {
 		name = path.Join(runID, fmt.Sprintf("worker-%d.json", wk.Rank))
 	}
-	if strings.HasPrefix(out, "s3://") {
-		u, err := url.Parse(out)
-		if err != nil || u.Host == "" || !strings.HasSuffix(out, "/") {
-			return resultPlace{}, usagef("--out %s: want s3://BUCKET/PREFIX/ (ending in /)", out)
+	p := resultPlace{fallback: filepath.Join("objbench-results", filepath.FromSlash(name))}
+	if bucket != "" {
+		u, err := url.Parse(bucket)
+		if err != nil || u.Host == "" || !strings.HasSuffix(bucket, "/") {
+			return p, usagef("--out %s: want s3://BUCKET/PREFIX/ (ending in /)", bucket)
 		}
-		return resultPlace{local: filepath.Join("objbench-results", filepath.FromSlash(name)), bucket: u.Host,
-			key: strings.TrimPrefix(u.Path, "/") + name}, nil
+		p.out, p.bucket, p.key = bucket, u.Host, strings.TrimPrefix(u.Path, "/")+name
+		if local == "" {
+			return p, nil
+		}
 	}
 	switch {
-	case out == "":
-		return resultPlace{local: filepath.Join("objbench-results", filepath.FromSlash(name))}, nil
-	case strings.HasSuffix(out, "/") || strings.HasSuffix(out, string(filepath.Separator)):
-		return resultPlace{local: filepath.Join(out, filepath.FromSlash(name))}, nil
+	case local == "":
+		p.local = p.fallback
+	case strings.HasSuffix(local, "/") || strings.HasSuffix(local, string(filepath.Separator)):
+		p.local = filepath.Join(local, filepath.FromSlash(name))
+	default:
+		p.local = local
 	}
-	return resultPlace{local: out}, nil
+	return p, nil
 }
 
-// upload copies the written result to its bucket, through the target's
-// endpoint and credentials.
-func (p resultPlace) upload(ctx context.Context, tgt *run.Target, res *result.Run) (string, error) {
+// where names the bucket's copy (s3://BUCKET/KEY).
+func (p *resultPlace) where() string { return "s3://" + p.bucket + "/" + p.key }
+
+// check finds, before any load, that the result can be uploaded: the
+// bucket exists, takes (and deletes) a probe of this process's own under
+// the results prefix, and holds no result at the key yet.
+func (p *resultPlace) check(ctx context.Context, tgt *run.Target) error {
 	if p.bucket == "" {
-		return "", nil
+		return nil
 	}
 	st, err := tgt.Bucket(ctx, p.bucket, 1)
 	if err != nil {
-		return "", fmt.Errorf("--out s3://%s/: %w", p.bucket, err)
+		return inputf("--out %s: %v", p.out, err)
 	}
-	var buf bytes.Buffer
-	if err := result.Encode(&buf, res); err != nil {
-		return "", err
+	if _, err := result.CheckUpload(ctx, st, p.key); err != nil {
+		why := "the result could not be uploaded there"
+		switch {
+		case errors.Is(err, storage.ErrBucketNotFound):
+			why = "bucket " + p.bucket + " does not exist: create it, or name another"
+		case errors.Is(err, storage.ErrAccessDenied):
+			why = "these credentials may not write and delete in bucket " + p.bucket
+		}
+		return inputf("--out %s: %s (checked before any load): %v", p.out, why, err)
 	}
-	if _, err := st.Put(ctx, p.key, bytes.NewReader(buf.Bytes()), int64(buf.Len()), storage.PutOptions{}); err != nil {
-		return "", fmt.Errorf("--out: upload the result to s3://%s/%s: %w", p.bucket, p.key, err)
+	p.st = st
+	return nil
+}
+
+// upload copies the result to its bucket, through the target's endpoint
+// and credentials, never over another object. It returns where the result
+// went.
+func (p *resultPlace) upload(ctx context.Context, res *result.Run) (string, error) {
+	if p.st == nil {
+		return "", nil
 	}
-	return "s3://" + p.bucket + "/" + p.key, nil
+	if err := result.Upload(ctx, p.st, p.key, res); err != nil {
+		return "", fmt.Errorf("--out: upload the result to %s: %w", p.where(), err)
+	}
+	return p.where(), nil
 }
