@@ -111,16 +111,22 @@ func (r *runState) mainStream(ctx context.Context, s *streamRun, sp workload.Str
 		if p := space.pool; p != nil && changesPool(op) {
 			p.mutable = true
 		}
+		data := sp.Data
+		data.HashCheck = data.HashCheck || m.HashCheck
 		if creates(op) {
-			r.wrote(space, sp.Data, sp.OpSizes(m))
+			r.wrote(space, data, sp.OpSizes(m))
 		}
-		s.work.ops = append(s.work.ops, &opDef{op: op, sp: space, sizes: sp.OpSizes(m)})
+		s.work.ops = append(s.work.ops, &opDef{op: op, sp: space, sizes: sp.OpSizes(m), hashCheck: data.HashCheck,
+			verify: sp.Data.Verify && (m.HashCheck || !anyHashCheck(sp.Mix))})
 	}
-	for _, d := range s.work.ops { // after the writes: a stream may read what it writes
+	for j, d := range s.work.ops { // after the writes: a stream may read what it writes
 		data, w, ok := r.writtenTo(d.sp)
 		if !ok {
 			data = sp.Data
 		}
+		// Objects written with a trailer are checked by it; objects this
+		// run did not write, when the read asks for COSBench's hashCheck.
+		d.trailer = ok && data.HashCheck || !ok && sp.Mix[j].HashCheck
 		if d.check, err = r.block(data); err != nil {
 			return nil, err
 		}
@@ -148,6 +154,13 @@ func (r *runState) mainStream(ctx context.Context, s *streamRun, sp workload.Str
 		}
 	}
 	return s, nil
+}
+
+// anyHashCheck reports whether some op of the mix has COSBench's
+// hashCheck: then only those ops verify what they read, as in COSBench,
+// where the stream's Verify comes from them.
+func anyHashCheck(mix []workload.OpWeight) bool {
+	return slices.ContainsFunc(mix, func(m workload.OpWeight) bool { return m.HashCheck })
 }
 
 // putsInto reports whether the stream itself adds objects to pool p.

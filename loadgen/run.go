@@ -335,6 +335,7 @@ func (r *runState) step(ctx context.Context, st workload.Stage, i int) (result.S
 	res, err := r.measure(ctx, st, i, runs)
 	res.Sweep = st.StepLabel(i)
 	res.Notes = append(res.Notes, rampNotes(runs)...)
+	res.Notes = append(res.Notes, hashNotes(runs)...)
 	if err == nil {
 		res.FailedWorks = judgeAtEnd(st, specs, res.Streams)
 	}
@@ -444,7 +445,7 @@ func (r *runState) newStream(ctx context.Context, kind workload.StageKind, sp wo
 	workers = int(w.Share(int64(workers)))
 	s := &streamRun{name: sp.Name, run: r, bounds: bounds, own: own, workers: workers,
 		work: streamWork{block: block, seed: r.cfg.Seed + uint64(i), sizes: sp.Sizes(), sizeSeq: new(atomic.Uint64), sizeSeed: r.cfg.Seed,
-			rangeSize: sp.RangeSize, partSize: sp.PartSize, verify: sp.Data.Verify, fsync: sp.Fsync}}
+			rangeSize: sp.RangeSize, partSize: sp.PartSize, verify: sp.Data.Verify, hashCheck: sp.Data.HashCheck, fsync: sp.Fsync}}
 	if s.work.partSize <= 0 {
 		s.work.partSize = workload.DefaultPartSize
 	}

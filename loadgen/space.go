@@ -104,9 +104,14 @@ type opDef struct {
 	check   *payload.Block // the block the space's objects were written from
 	refills bool           // the stream also writes into this op's pool
 	exact   bool           // reads: every object of the space has size sizes.Min
-	idxSeq  atomic.Uint64  // cursor of a sequential index selector
-	bktSeq  atomic.Uint64  // cursor of a sequential bucket selector
-	sizeSeq atomic.Uint64  // cursor of a sequential size selector
+	// verify: reads check what they read; trailer: by COSBench's
+	// hashCheck trailer (the space's objects carry one, or were not
+	// written by this run), else against the bytes this run wrote.
+	// hashCheck: writes append the trailer.
+	verify, trailer, hashCheck bool
+	idxSeq                     atomic.Uint64 // cursor of a sequential index selector
+	bktSeq                     atomic.Uint64 // cursor of a sequential bucket selector
+	sizeSeq                    atomic.Uint64 // cursor of a sequential size selector
 	// notImpl counts the op's consecutive answers "not implemented by
 	// this target"; past maxNotImplemented the op is off for the step.
 	notImpl atomic.Int64

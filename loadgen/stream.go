@@ -32,6 +32,7 @@ type streamRun struct {
 	opCtx                 context.Context // ops run under it: it outlives the stop by the grace
 	issued, cursor, moved atomic.Int64
 	ownStopped            atomic.Int64 // workers stopped at their own limits
+	untrailed             atomic.Int64 // objects read with hashCheck that had no trailer
 	end                   stopper
 	liveNext              int64 // the first second not yet passed to Config.OnSecond
 
@@ -86,6 +87,7 @@ type streamWork struct {
 	rangeSize int64  // RANGE-GET reads ranges of this size
 	partSize  int64
 	verify    bool
+	hashCheck bool // prepare: COSBench's hashCheck trailer on each object (hashcheck.go)
 	fsync     bool
 	s3        s3work // S3 request options
 }

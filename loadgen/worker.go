@@ -2,6 +2,7 @@ package loadgen
 
 import (
 	"context"
+	"hash"
 	"io"
 	"math/rand/v2"
 	"time"
@@ -37,6 +38,9 @@ type worker struct {
 	id       int
 	ownOps   int64 // ops finished and bytes moved, against own limits
 	ownBytes int64
+	md5      hash.Hash     // COSBench's hashCheck (hashcheck.go): its writes' trailers,
+	hb       *hashedBody   // their bodies,
+	tc       trailerCheck  // and the check of its reads
 	slot     *slot         // the open-loop slot being served
 	logRec   *oplog.Record // the op log's record, reused (made with the first)
 	// A GET sent apart (splitget.go): the task, when it was sent, the
@@ -300,6 +304,10 @@ func (w *worker) run(t task) {
 			}
 			defer rc.Close()
 			body = rc
+		} else if w.hashes(t) {
+			if body, err = w.hashedBody(t); err != nil {
+				break
+			}
 		} else {
 			w.body.Reset(t.seed, t.size)
 		}
@@ -346,8 +354,15 @@ func (w *worker) get(ctx context.Context, t task, rangeLen int64) (int64, error)
 		w.rg = storage.Range{Offset: off, Length: rangeLen}
 		o.Range = &w.rg
 	}
-	if !w.s.work.verify || t.check == nil {
+	verify, trailer := w.s.work.verify, false
+	if d := t.def; d != nil {
+		verify, trailer = d.verify, d.trailer
+	}
+	if !verify || t.check == nil || (trailer && o.Range != nil) {
 		return w.read(ctx, t, o, io.Discard)
+	}
+	if trailer {
+		return w.readTrailer(ctx, t, o)
 	}
 	t.check.Reset(t.seed, off)
 	n, err := w.read(ctx, t, o, t.check)

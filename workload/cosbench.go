@@ -16,6 +16,7 @@ type cdec struct {
 	names bucketNames
 	opts  DecodeOptions
 	typed map[string]bool // storage types already warned about
+	cased map[string]bool // config keys spelled otherwise than COSBench reads them, warned about
 }
 
 func (c *cdec) pos(n *xnode) Pos { return Pos{File: c.file, Line: n.line} }
@@ -51,7 +52,7 @@ func decodeCOSBench(file string, data []byte, o DecodeOptions) (Spec, []Warning,
 	}
 	sp := Spec{Name: root.attrs["name"], Source: &Source{File: file, Format: "cosbench"}}
 	c.checkElement(root, []string{"name", "description", "trigger", "config"}, "auth", "storage", "workflow")
-	cfg := parseKV(root.attrs["config"])
+	cfg := c.config(root)
 	sp.Storage = c.storageOf(root, nil)
 	flows := root.kidsNamed("workflow")
 	if len(flows) != 1 {
@@ -60,7 +61,7 @@ func decodeCOSBench(file string, data []byte, o DecodeOptions) (Spec, []Warning,
 	}
 	flow := flows[0]
 	c.checkElement(flow, []string{"config"}, "workstage")
-	cfg = cfg.merge(parseKV(flow.attrs["config"]))
+	cfg = cfg.merge(c.config(flow))
 	for i, ws := range flow.kidsNamed("workstage") {
 		sp.Stages = append(sp.Stages, c.workstage(ws, i, cfg, sp.Storage)...)
 	}
@@ -197,7 +198,7 @@ func (c *cdec) workstage(ws *xnode, i int, cfg kvConfig, storage *Storage) []Sta
 		name = fmt.Sprintf("stage %d", i+1)
 		c.warn(ws, "workstage without a name; called %q", name)
 	}
-	cfg = cfg.merge(parseKV(ws.attrs["config"]))
+	cfg = cfg.merge(c.config(ws))
 	storage = c.storageOf(ws, storage)
 	var groups []*stageGroup
 	for _, w := range ws.kidsNamed("work") {

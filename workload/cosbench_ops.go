@@ -14,7 +14,8 @@ func (c *cdec) mainWork(w *xnode, ops []*xnode, cfg kvConfig, s *Stream) {
 	}
 	first, sized := true, false
 	for _, o := range ops {
-		m, ks, size, ok := c.operation(o, cfg, s)
+		op, ok := c.operation(o, cfg, s)
+		m, ks, size := op.m, op.ks, op.size
 		if !ok || m.Weight == 0 {
 			continue // as in COSBench, a 0% operation is dropped
 		}
@@ -38,14 +39,22 @@ func (c *cdec) mainWork(w *xnode, ops []*xnode, cfg kvConfig, s *Stream) {
 
 func sameSelector(a, b Selector) bool { return a.String() == b.String() }
 
-// operation reads one <operation>: its op, ratio, key space and sizes.
-func (c *cdec) operation(o *xnode, cfg kvConfig, s *Stream) (OpWeight, KeySpace, *Selector, bool) {
+// cosOp is one <operation>: its op, ratio and hashCheck, key space and
+// sizes (writes).
+type cosOp struct {
+	m    OpWeight
+	ks   KeySpace
+	size *Selector
+}
+
+// operation reads one <operation>.
+func (c *cdec) operation(o *xnode, cfg kvConfig, s *Stream) (cosOp, bool) {
 	c.checkElement(o, []string{"type", "ratio", "division", "config", "id"})
 	typ := strings.ToLower(o.attrs["type"])
 	op, ok := cosbenchOps[typ]
 	if !ok {
 		c.fail(o, "operation type %q: objbench runs read, write, delete, list and filewrite", o.attrs["type"])
-		return OpWeight{}, KeySpace{}, nil, false
+		return cosOp{}, false
 	}
 	m := OpWeight{Op: op, Pos: c.pos(o), Weight: 100} // COSBench's default ratio
 	if _, ok := o.attrs["ratio"]; ok {
@@ -54,16 +63,21 @@ func (c *cdec) operation(o *xnode, cfg kvConfig, s *Stream) (OpWeight, KeySpace,
 	if d, ok := o.attrs["division"]; ok && d != "none" {
 		c.warn(o, "division=%s: objbench's workers share one queue of work instead of COSBench's split per worker", d)
 	}
-	cfg = cfg.merge(parseKV(o.attrs["config"]))
+	cfg = cfg.merge(c.config(o))
 	c.checkConfig(o, cfg)
 	ks, ok := c.keySpace(o, cfg, KindMain, op != OpList || cfg["objects"] != "")
 	if !ok {
-		return m, ks, nil, false
+		return cosOp{m: m, ks: ks}, false
 	}
 	if typ == "filewrite" {
 		c.warn(o, "filewrite: objbench uploads generated data of the given sizes, not the files under files=%q", cfg["files"])
 	}
-	if hc, err := parseBool(cfg["hashcheck"]); err == nil && hc && op == OpGet {
+	// Reader, Writer and Preparer each read hashCheck (dev/cosbench-driver/
+	// src/com/intel/cosbench/driver/operator/): objects written carry
+	// the MD5 trailer (generator/RandomInputStream.java), reads check it.
+	hc, err := parseBool(cfg["hashcheck"])
+	m.HashCheck = err == nil && hc && (op == OpGet || op == OpPut)
+	if m.HashCheck && op == OpGet {
 		s.Data.Verify = true
 	}
 	if op != OpPut {
@@ -75,13 +89,13 @@ func (c *cdec) operation(o *xnode, cfg kvConfig, s *Stream) (OpWeight, KeySpace,
 				s.Data.Compress, s.Data.Pattern = 4096, ""
 			}
 		}
-		return m, ks, nil, true
+		return cosOp{m: m, ks: ks}, true
 	}
 	var tmp Stream
 	if !c.sizes(o, cfg, &tmp) {
-		return m, ks, nil, false
+		return cosOp{m: m, ks: ks}, false
 	}
 	s.Data.Compress, s.Data.Pattern = c.content(o, cfg)
 	size := tmp.Sizes()
-	return m, ks, &size, true
+	return cosOp{m: m, ks: ks, size: &size}, true
 }

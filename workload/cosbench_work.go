@@ -45,7 +45,7 @@ func (c *cdec) work(w *xnode, cfg kvConfig, storage *Storage) (*stageGroup, bool
 	}
 	s.Concurrency = []int{int(c.intAttr(w, "workers", 1, 1<<20, true))}
 	c.workNotes(w, kind, &s)
-	cfg = cfg.merge(parseKV(w.attrs["config"]))
+	cfg = cfg.merge(c.config(w))
 	if st := c.storageOf(w, storage); st != storage {
 		s.Storage = st
 	}
@@ -64,6 +64,8 @@ func (c *cdec) work(w *xnode, cfg kvConfig, storage *Storage) (*stageGroup, bool
 		if kind == KindPrepare {
 			c.sizes(w, cfg, &s)
 			s.Data.Compress, s.Data.Pattern = c.content(w, cfg)
+			hc, err := parseBool(cfg["hashcheck"]) // Preparer.java reads it
+			s.Data.HashCheck = err == nil && hc
 		}
 	}
 	c.containerFlags(w, cfg, kind, s, g)

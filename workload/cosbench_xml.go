@@ -108,9 +108,49 @@ func (n *xnode) unknownAttrs(known ...string) []string {
 	return out
 }
 
-// kvConfig is a COSBench config string: "k=v;k=v". Keys are compared in
-// lower case (files in the wild write hashCheck and hashcheck alike).
+// kvConfig is a COSBench config string: "k=v;k=v", its keys in lower
+// case. A work's keys are read as COSBench reads them (cdec.config); a
+// storage's in any case.
 type kvConfig map[string]string
+
+// cosbenchKeys are the config keys COSBench's driver reads, by their
+// lower case, spelled as it reads them (dev/cosbench-driver/src/com/intel/
+// cosbench/driver/operator/*.java and util/ObjectPicker.java:
+// config.get("containers"), config.getBoolean("hashCheck"), ...). Its
+// config is a commons-configuration BaseConfiguration filled by
+// config/common/KVConfigParser.java, whose keys are case-sensitive: a key
+// spelled otherwise is not read.
+var cosbenchKeys = map[string]string{"containers": "containers", "content": "content", "cprefix": "cprefix", "csuffix": "csuffix",
+	"files": "files", "fileselection": "fileselection", "name": "name", "objects": "objects", "oprefix": "oprefix", "osuffix": "osuffix",
+	"sizes": "sizes", "chunked": "chunked", "createcontainer": "createContainer", "deletecontainer": "deleteContainer", "hashcheck": "hashCheck"}
+
+// config reads n's config attribute, leaving out (with a warning, once
+// per spelling) the keys COSBench would not read because their case
+// differs from its own: COSBench's own sample hashcheck.xml writes
+// hashcheck=true, which COSBench ignores.
+func (c *cdec) config(n *xnode) kvConfig {
+	out := kvConfig{}
+	for _, part := range strings.Split(n.attrs["config"], ";") {
+		raw, v, ok := strings.Cut(part, "=")
+		raw = strings.TrimSpace(raw)
+		k := strings.ToLower(raw)
+		if !ok || k == "" {
+			continue
+		}
+		if want, known := cosbenchKeys[k]; known && raw != want {
+			if c.cased == nil {
+				c.cased = map[string]bool{}
+			}
+			if !c.cased[raw] {
+				c.cased[raw] = true
+				c.warn(n, "config key %s is not COSBench's %s: COSBench's keys are case-sensitive, so it ignores %s (here and wherever else it is written), and so does objbench", raw, want, raw)
+			}
+			continue
+		}
+		out[k] = strings.TrimSpace(v)
+	}
+	return out
+}
 
 func parseKV(s string) kvConfig {
 	out := kvConfig{}

@@ -208,7 +208,13 @@ func (p *planWriter) prepare(s Stream) {
 	if s.Data.Pattern == PatternLetters {
 		p.line(2, "COSBench's data: each object repeats one 4 KiB piece of random letters (compressible; --incompressible for random bytes)")
 	}
+	if s.Data.HashCheck {
+		p.line(2, "%s", hashCheckWrites)
+	}
 }
+
+// hashCheckWrites says what COSBench's hashCheck does to writes.
+const hashCheckWrites = "hashCheck: each object over 40 bytes ends in COSBench's checksum, !!!!<MD5 of the bytes before it, in hex>!!!!"
 
 func (p *planWriter) cleanup(head string, st Stage) {
 	if len(st.Streams) == 0 || !slices.ContainsFunc(st.Streams, func(s Stream) bool { return s.Objects.Index != nil }) {
@@ -330,7 +336,16 @@ func streamExtras(s Stream) string {
 	if s.Data.Pattern == PatternLetters {
 		parts = append(parts, "COSBench's data: each object repeats one 4 KiB piece of random letters (compressible; --incompressible for random bytes)")
 	}
-	if s.Data.Verify {
+	hashed := func(op string) bool {
+		return slices.ContainsFunc(s.Mix, func(m OpWeight) bool { o, _ := CanonicalOp(m.Op); return m.HashCheck && o == op })
+	}
+	if hashed(OpPut) {
+		parts = append(parts, "writes with "+hashCheckWrites)
+	}
+	switch {
+	case s.Data.Verify && hashed(OpGet):
+		parts = append(parts, "reads with hashCheck check COSBench's checksum of objects written with it or by another client, as COSBench does, and every byte of the others against what this run wrote")
+	case s.Data.Verify:
 		parts = append(parts, "every byte read is checked against what this run wrote")
 	}
 	switch {

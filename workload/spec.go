@@ -120,7 +120,10 @@ type OpWeight struct {
 	// (COSBench gives each operation its own containers, objects, sizes).
 	Objects  *KeySpace `json:"objects,omitempty"`
 	SizeDist *Selector `json:"size_dist,omitempty"`
-	Pos      Pos       `json:"-"`
+	// HashCheck is COSBench's hashCheck on this op alone (Data.HashCheck
+	// is the stream's): a write appends the trailer, a read checks it.
+	HashCheck bool `json:"hash_check,omitempty"`
+	Pos       Pos  `json:"-"`
 }
 
 // Stream is one group of workers with one op mix.
@@ -194,7 +197,19 @@ type Data struct {
 	// (however the writer's data was made); a mismatch counts as a
 	// checksum error.
 	Verify bool `json:"verify,omitempty"`
+	// HashCheck is COSBench's hashCheck: each object the stream writes of
+	// more than HashTrailerLen bytes ends in a trailer of "!!!!", the MD5
+	// of the bytes before it in lower-case hex, and "!!!!"; a verifying
+	// read of objects so written, or not written by this run, checks
+	// that trailer as COSBench's Reader does. OpWeight.HashCheck sets it
+	// for one op of a mix.
+	HashCheck bool `json:"hash_check,omitempty"`
 }
+
+// HashTrailerLen is the length of COSBench's hashCheck trailer: an MD5 in
+// hex between two guards of "!!!!" (dev/cosbench-driver/src/com/intel/
+// cosbench/driver/util/HashUtil.java, getHashLen).
+const HashTrailerLen = 40
 
 // PatternLetters is COSBench's data: each object repeats one 4 KiB piece
 // of random lower-case letters, so it compresses.
