@@ -150,7 +150,10 @@ func (p *ctParser) event2record(ev *ctEvent, rec *Record) outcome {
 		p.uploads.part(rp.BucketName, rp.Key, rec.BytesIn)
 		return outcome{merged: "multipart part uploaded (replayed with its upload)"}
 	case "GetObject":
-		rec.Op, rec.Size = metrics.OpGet, rec.BytesOut
+		rec.Op = metrics.OpGet
+		if rec.OK() { // a failed GET sends an error document, not the object
+			rec.Size = rec.BytesOut
+		}
 		if off, n, ok := parseRange(rp.Range); ok {
 			rec.Op, rec.Size, rec.Range.Offset, rec.Range.Length = metrics.OpRangeGet, 0, off, n
 		}

@@ -114,7 +114,10 @@ func (p *minioParser) op(api, query string, headers map[string]string, rec *Reco
 		p.uploads.part(rec.Bucket, rec.Key, bodySize(headers, rec.BytesIn))
 		return outcome{merged: "multipart part uploaded (replayed with its upload)"}
 	case "s3.GetObject":
-		rec.Op, rec.Size = metrics.OpGet, rec.BytesOut
+		rec.Op = metrics.OpGet
+		if rec.OK() { // a failed GET sends an error document, not the object
+			rec.Size = rec.BytesOut
+		}
 		off, n, ok := parseRange(headers["Range"])
 		switch {
 		case ok:

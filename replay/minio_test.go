@@ -27,6 +27,7 @@ func TestMinIOTraceShortAndVerbose(t *testing.T) {
 		short("s3.GetObject", "/b/dir/k", 200, 0, 4096, ""),
 		short("s3.PutObject", "/b/k2", 200, 1000, 0, ""),
 		short("s3.HeadObject", "/b/k3", 404, 0, 0, ""),
+		short("s3.GetObject", "/b/k4", 404, 0, 312, ""),
 		short("s3.ListObjectsV2", "/b", 200, 0, 500, "list-type=2&prefix=dir%2F"),
 		short("s3.NewMultipartUpload", "/b/big", 200, 0, 300, "uploads="),
 		short("s3.PutObjectPart", "/b/big", 200, 6<<20, 0, "partNumber=1&uploadId=u"),
@@ -40,6 +41,8 @@ func TestMinIOTraceShortAndVerbose(t *testing.T) {
 		{Op: metrics.OpGet, Bucket: "b", Key: "dir/k", Status: 200, Size: 4096, BytesOut: 4096, Total: lat, TTFB: ttfb},
 		{Op: metrics.OpPut, Bucket: "b", Key: "k2", Status: 200, Size: 1000, BytesIn: 1000, Total: lat, TTFB: ttfb},
 		{Op: metrics.OpStat, Bucket: "b", Key: "k3", Status: 404, Total: lat, TTFB: ttfb},
+		// the 404's body is an error document: no size of an object
+		{Op: metrics.OpGet, Bucket: "b", Key: "k4", Status: 404, BytesOut: 312, Total: lat, TTFB: ttfb},
 		{Op: metrics.OpList, Bucket: "b", Key: "dir/", Status: 200, BytesOut: 500, Total: lat, TTFB: ttfb},
 		{Op: metrics.OpMultipart, Bucket: "b", Key: "big", Status: 200, Size: 6 << 20, BytesIn: 400, BytesOut: 300, Total: lat, TTFB: ttfb},
 		{Op: metrics.OpRangeGet, Bucket: "b", Key: "dir/v", Status: 206, BytesOut: 100, Range: storage.Range{Offset: 0, Length: 100},

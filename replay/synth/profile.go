@@ -90,14 +90,19 @@ func (p *Profile) Add(r *replay.Record) {
 }
 
 // recordSize is the object size a record tells, if any: what a write
-// wrote, what a whole GET read.
+// wrote, what a whole GET read. Only a successful transfer tells one: a
+// failed request's body is an error document (a 404's few hundred
+// bytes), not an object.
 func recordSize(r *replay.Record) (int64, bool) {
+	if !r.OK() {
+		return 0, false
+	}
 	switch r.Op {
 	case metrics.OpPut, metrics.OpMultipart:
 		if r.Size == 0 && r.BytesIn > 0 {
 			return r.BytesIn, true
 		}
-		return r.Size, r.OK()
+		return r.Size, true
 	case metrics.OpGet:
 		if r.Size == 0 && r.BytesOut > 0 {
 			return r.BytesOut, true
