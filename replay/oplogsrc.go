@@ -42,12 +42,6 @@ func (p *opLogParser) next(rec *Record) (outcome, error) {
 		return outcome{}, err
 	}
 	o := &p.rec
-	if len(p.leave) > 0 && o.Step != "" && slices.Contains(p.leave, stageOf(o.Step)) {
-		return outcome{left: "op log stage " + stageOf(o.Step)}, nil
-	}
-	if o.Key == "" && o.Op != metrics.OpList {
-		return outcome{skip: "no key", detail: o.Op.String()}, nil
-	}
 	rec.Time, rec.Op, rec.Bucket, rec.Key, rec.Size = o.Start, o.Op, o.Bucket, o.Key, o.Size
 	rec.Range, rec.Status, rec.Error = o.Range, o.Status, o.Class
 	rec.Total, rec.TTFB, rec.Intended, rec.Worker = o.Latency, o.TTFB, o.Intended, o.Worker
@@ -56,6 +50,14 @@ func (p *opLogParser) next(rec *Record) (outcome, error) {
 		rec.BytesOut = o.Size
 	case metrics.OpPut, metrics.OpMultipart:
 		rec.BytesIn = o.Size
+	}
+	// A left-out record is filled all the same: Options.Left learns the
+	// sizes of the objects a prepare step wrote from it.
+	if len(p.leave) > 0 && o.Step != "" && slices.Contains(p.leave, stageOf(o.Step)) {
+		return outcome{left: "op log stage " + stageOf(o.Step)}, nil
+	}
+	if o.Key == "" && o.Op != metrics.OpList {
+		return outcome{skip: "no key", detail: o.Op.String()}, nil
 	}
 	return outcome{}, nil
 }

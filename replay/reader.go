@@ -45,6 +45,10 @@ type Options struct {
 	// (an objbench run's own "prepare" and "cleanup"), counted in
 	// Stats.Left; other sources have no stages.
 	LeaveStages []string
+	// Left, when set, is handed each record left out (LeaveStages), whole:
+	// an op log's prepare step knows the sizes of the objects its main
+	// steps read. It must not keep the record beyond the call.
+	Left func(*Record)
 }
 
 // Stats count what a Reader read and what it could not use.
@@ -177,6 +181,9 @@ func (r *Reader) Next() bool {
 			r.count(r.stats.Merged, out.merged, "")
 		case out.left != "":
 			r.count(r.stats.Left, out.left, "")
+			if r.o.Left != nil {
+				r.o.Left(&r.rec)
+			}
 		default:
 			r.stats.Records++
 			return true

@@ -205,6 +205,9 @@ func runReplay(cmd *cobra.Command, env Env, o *replayOptions, paths []string) er
 			speed = fmt.Sprintf("%s of the log at speed %g", p.Span().Round(time.Millisecond), po.Speed)
 		}
 		note("replaying %d requests (%s); %d objects the log reads before writing them are prepared first", p.Issued(), speed, p.Prepared())
+		if n := p.DefaultSized(); n > 0 {
+			note("%d of them at --default-size %s: the log never says how large they are", n, o.defaultSize)
+		}
 		for _, l := range p.SkippedLines() {
 			note("not replayed: %s", l)
 		}

@@ -24,7 +24,7 @@ type cursor struct {
 }
 
 func (p *Plan) open(skip func(string)) (*cursor, error) {
-	r, err := replay.Open(p.o.Paths, replay.Options{Format: p.o.Format, Strict: p.o.Strict, LeaveStages: p.o.LeaveStages})
+	r, err := replay.Open(p.o.Paths, replay.Options{Format: p.o.Format, Strict: p.o.Strict, LeaveStages: p.o.LeaveStages, Left: p.left})
 	if err != nil {
 		return nil, err
 	}

@@ -45,6 +45,11 @@ type Options struct {
 	// Concurrency is the workers started at once (open loop: more start
 	// as slots find them busy, up to MaxWorkers; at full speed: all).
 	Concurrency, MaxWorkers int
+	// LookAhead bounds the objects read first whose size the trace has
+	// not yet given (a HEAD, a DELETE) that wait for a later record of
+	// theirs to give it (0: 65,536); past it, the oldest is written at
+	// DefaultSize.
+	LookAhead int
 }
 
 // Prefix is where a replay's keys go below the run's namespace.
@@ -64,6 +69,12 @@ type Plan struct {
 	late     int64
 	peak     int64 // the most requests in one second of the log
 	rangeLen int64 // the longest range read
+	// defaulted counts the objects prepared at DefaultSize: the trace
+	// never said how large they are.
+	defaulted int64
+	// left, during the first pass, is handed the records of left-out
+	// steps (replay.Options.Left).
+	left func(*replay.Record)
 }
 
 // New reads the trace once. An unreadable trace, or --strict and an entry
@@ -88,6 +99,12 @@ func New(o Options) (*Plan, error) {
 	// unprepared, so a read of it fails as a 404.
 	seen := map[uint64]struct{}{}
 	seed := maphash.MakeSeed()
+	sz := newSizer(o.DefaultSize, o.LookAhead, prep.add)
+	p.left = func(rec *replay.Record) {
+		if rec.Op != metrics.OpList {
+			sz.left(maphash.String(seed, p.keys.Key(rec.Bucket, rec.Key)), rec)
+		}
+	}
 	sec, inSec := int64(-1), int64(0)
 	err = p.walk(func(op loadgen.ReplayOp, rec *replay.Record, offset time.Duration) {
 		if s := int64(offset / time.Second); s != sec {
@@ -109,15 +126,19 @@ func New(o Options) (*Plan, error) {
 		}
 		h := maphash.String(seed, op.Key)
 		if _, ok := seen[h]; ok {
+			sz.later(h, op, rec)
 			return
 		}
 		seen[h] = struct{}{}
 		if reads(op.Op) && rec.OK() {
 			// Read before any write: it must exist when the op comes, as
 			// it did where the trace was recorded.
-			p.prep.add(op.Key, objectSize(op, rec, o.DefaultSize))
+			sz.first(h, op, rec)
 		}
 	}, func(late int64) { p.late = late })
+	p.left = nil
+	sz.finish()
+	p.defaulted = sz.defaulted
 	if err == nil {
 		err = p.prep.finish()
 	}
@@ -137,22 +158,6 @@ func reads(op metrics.Op) bool {
 		return true
 	}
 	return false
-}
-
-// objectSize is how large an object read before it was written must be:
-// what the trace says of it, at least the end of the range read.
-func objectSize(op loadgen.ReplayOp, rec *replay.Record, def int64) int64 {
-	n := rec.Size
-	if op.Op == metrics.OpRangeGet && rec.Range.Offset >= 0 {
-		n = max(n, rec.Range.Offset+rec.Range.Length)
-	}
-	if n <= 0 && op.Op == metrics.OpGet {
-		n = rec.BytesOut
-	}
-	if n <= 0 {
-		n = def
-	}
-	return n
 }
 
 func record(h *hdr.Histogram, d time.Duration) *hdr.Histogram {
@@ -190,6 +195,10 @@ func (p *Plan) SkippedLines() []string {
 
 // Prepared is how many objects the replay writes first.
 func (p *Plan) Prepared() int64 { return p.prep.n }
+
+// DefaultSized is how many of them are written at Options.DefaultSize:
+// the trace never said how large they are.
+func (p *Plan) DefaultSized() int64 { return p.defaulted }
 
 // Close removes the plan's temporary file.
 func (p *Plan) Close() { p.prep.remove() }

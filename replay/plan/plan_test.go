@@ -179,3 +179,88 @@ func TestLeaveStagesOfAnOpLog(t *testing.T) {
 		t.Errorf("%d issued, %d prepared, skipped %v; want the GET alone, its object prepared, prepare and cleanup counted", p.Issued(), p.Prepared(), info.Skipped)
 	}
 }
+
+// prepared lists the plan's objects to prepare, by key.
+func prepared(t *testing.T, p *plan.Plan) map[string]int64 {
+	t.Helper()
+	objs, err := p.Prepare()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer objs.Close()
+	got := map[string]int64{}
+	for {
+		o, ok := objs.Next()
+		if !ok {
+			break
+		}
+		got[o.Key] = o.Size
+	}
+	if err := objs.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// An op log's prepare step, left out of the replay, wrote the objects its
+// main step deletes or lists with their sizes: the replay prepares them
+// with those sizes, not --default-size.
+func TestPrepareTakesSizesFromTheLeftOutPrepareStep(t *testing.T) {
+	lines := `{"time":"2026-01-02T03:04:05Z","op":"PUT","key":"k1","size":1000,"latency_us":5,"worker":0,"step":"prepare"}
+{"time":"2026-01-02T03:04:05.1Z","op":"PUT","key":"k2","size":2000,"latency_us":5,"worker":0,"step":"prepare"}
+{"time":"2026-01-02T03:04:05.2Z","op":"PUT","key":"k3","size":3000,"latency_us":5,"worker":0,"step":"prepare","error":"timeout"}
+{"time":"2026-01-02T03:04:06Z","op":"DELETE","key":"k1","latency_us":5,"worker":0,"step":"main"}
+{"time":"2026-01-02T03:04:06.1Z","op":"STAT","key":"k2","latency_us":5,"worker":0,"step":"main"}
+{"time":"2026-01-02T03:04:06.2Z","op":"DELETE","key":"k3","latency_us":5,"worker":0,"step":"main"}
+{"time":"2026-01-02T03:04:07Z","op":"DELETE","key":"k2","latency_us":5,"worker":0,"step":"cleanup"}
+`
+	path := filepath.Join(t.TempDir(), "ops.jsonl")
+	if err := os.WriteFile(path, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := plan.New(plan.Options{Paths: []string{path}, Speed: 1, Namespace: "objbench/run/", DefaultSize: 64 << 10,
+		LeaveStages: []string{"prepare", "cleanup"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	// k3's prepare PUT failed: the log does not know its size.
+	want := map[string]int64{"objbench/run/replay/k1": 1000, "objbench/run/replay/k2": 2000, "objbench/run/replay/k3": 64 << 10}
+	if got := prepared(t, p); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("prepared %v, want %v", got, want)
+	}
+	if p.DefaultSized() != 1 {
+		t.Errorf("%d objects prepared at the default size, want 1 (k3)", p.DefaultSized())
+	}
+}
+
+// A key first seen in a HEAD (no size in CloudTrail or a MinIO trace) or
+// a DELETE takes its size from a later read of it in the log; a write
+// before any such read settles it at --default-size, and so does the end
+// of the log or the look-ahead's bound.
+func TestPrepareLooksAheadForSizes(t *testing.T) {
+	path := writeLog(t,
+		"0 STAT a 0", "10 STAT b 0", "20 STAT c 0", "30 RANGE-GET d 0",
+		"40 GET gone 0 NoSuchKey",
+		"50 GET a 3000", "60 PUT b 10", "70 GET b 10", "80 STAT d 9000", "90 STAT e 0", "100 GET gone 0")
+	// d's range [100, 200) comes from the log line's size field: none.
+	want := map[string]int64{"a": 3000, "b": 4096, "c": 4096, "d": 9000, "e": 4096}
+	for _, lookAhead := range []int{0, 1} {
+		p, err := plan.New(plan.Options{Paths: []string{path}, Speed: 1, Namespace: "objbench/run/", DefaultSize: 4096, LookAhead: lookAhead})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]int64{}
+		for k, n := range prepared(t, p) {
+			got[strings.TrimPrefix(k, "objbench/run/replay/")] = n
+		}
+		w := want
+		if lookAhead == 1 { // one pending object at a time: a, b and c are settled before their reads come
+			w = map[string]int64{"a": 4096, "b": 4096, "c": 4096, "d": 9000, "e": 4096}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(w) {
+			t.Errorf("look-ahead %d: prepared %v, want %v", lookAhead, got, w)
+		}
+		p.Close()
+	}
+}
