@@ -139,6 +139,9 @@ func (p *ctParser) event2record(ev *ctEvent, rec *Record) outcome {
 	}
 	rp, ad := &ev.RequestParameters, &ev.AdditionalEventData
 	rec.Time, rec.Bucket, rec.Key, rec.Error = t, rp.BucketName, rp.Key, ev.ErrorCode
+	if t.Nanosecond() == 0 { // eventTime is given in whole seconds
+		rec.Resolution = time.Second
+	}
 	rec.BytesIn, rec.BytesOut = bytesCount(ad.BytesIn), bytesCount(ad.BytesOut)
 	switch ev.EventName {
 	case "ListObjects", "ListObjectsV2", "ListObjectVersions":

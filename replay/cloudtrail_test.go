@@ -70,7 +70,7 @@ func TestCloudTrailEvents(t *testing.T) {
 			}
 			for i, w := range want {
 				got := recs[i]
-				w.Time, w.Worker, w.Pos = t0, -1, got.Pos
+				w.Time, w.Resolution, w.Worker, w.Pos = t0, time.Second, -1, got.Pos // eventTime: whole seconds
 				if got != w {
 					t.Errorf("record %d:\n got %+v\nwant %+v", i, got, w)
 				}

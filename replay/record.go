@@ -13,6 +13,11 @@ type Record struct {
 	// Time is when the request started (access logs and CloudTrail: when
 	// the server received it; op logs: when objbench issued it).
 	Time time.Time
+	// Resolution is how finely the source tells Time: a second for
+	// access logs and CloudTrail, whose requests of one second all carry
+	// that second; 0 when exact (op logs, MinIO traces). Schedule spreads
+	// a tick's requests over it, in log order.
+	Resolution time.Duration
 	// Op is the request as one of objbench's ops. A multipart upload is
 	// one MULTIPART record at its completion.
 	Op     metrics.Op

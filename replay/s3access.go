@@ -131,7 +131,7 @@ func (p *accessParser) parse(line []byte, rec *Record) outcome {
 	if !ok {
 		return outcome{skip: "malformed line", detail: "time [" + string(p.f[fTime]) + "]"}
 	}
-	rec.Time = t
+	rec.Time, rec.Resolution = t, time.Second // the log's times are whole seconds
 	if string(p.f[fBucket]) != p.bucket {
 		p.bucket = string(p.f[fBucket])
 	}

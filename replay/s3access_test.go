@@ -68,7 +68,8 @@ func TestAccessLogOperations(t *testing.T) {
 			}
 			got := recs[0]
 			want := tt.want
-			want.Time, want.Worker, want.Pos = t0, -1, replay.Pos{File: "trace", Line: 1}
+			// access logs give whole seconds
+			want.Time, want.Resolution, want.Worker, want.Pos = t0, time.Second, -1, replay.Pos{File: "trace", Line: 1}
 			if got != want {
 				t.Errorf("\n got %+v\nwant %+v", got, want)
 			}

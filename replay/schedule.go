@@ -30,6 +30,11 @@ type ScheduleOptions struct {
 	// 15 MiB); with it reached the earliest goes out even if the window
 	// has not passed.
 	MaxHeld int
+	// Burst issues the requests of one tick of a coarse source (the
+	// second of an access log, Record.Resolution) all at that tick.
+	// Without it they are spread evenly over the tick in log order: the
+	// i-th of n at tick + i/n of it.
+	Burst bool
 }
 
 // Schedule turns a stream of records into ops in time order with their
@@ -46,6 +51,14 @@ type Schedule struct {
 	op      Op
 	late    int64
 	done    bool
+	// ticks counts the held records of each coarse tick (by its time, ns
+	// since the epoch); tick is the one being spread.
+	ticks map[int64]int
+	tick  struct {
+		t  int64
+		i  int
+		on bool
+	}
 }
 
 // NewSchedule orders the records of src.
@@ -59,7 +72,7 @@ func NewSchedule(src Source, o ScheduleOptions) *Schedule {
 	if o.MaxHeld <= 0 {
 		o.MaxHeld = 1 << 16
 	}
-	return &Schedule{src: src, o: o}
+	return &Schedule{src: src, o: o, ticks: map[int64]int{}}
 }
 
 // Next places the next op; false at the end of the trace or on an error
@@ -74,12 +87,16 @@ func (s *Schedule) Next() bool {
 	if !s.started {
 		s.base, s.started = rec.Time, true
 	}
-	off := time.Duration(float64(rec.Time.Sub(s.base)) / s.o.Speed)
+	at, spread := s.spread(e.t, rec)
+	off := time.Duration(float64(at.Sub(s.base)) / s.o.Speed)
 	if off < s.last {
 		// Later than the window allowed: issue it now rather than
-		// going back in time.
+		// going back in time. (A tick that gained a record while spread
+		// closes up a little, too: that is not late.)
 		off = s.last
-		s.late++
+		if !spread {
+			s.late++
+		}
 	}
 	s.last = off
 	s.op = Op{Offset: off, Record: *rec}
@@ -104,7 +121,35 @@ func (s *Schedule) fill() {
 		}
 		s.seq++
 		s.held.push(r, s.seq)
+		if r.Resolution > 0 {
+			s.ticks[r.Time.UnixNano()]++
+		}
 	}
+}
+
+// spread is when a popped record is due: its time, or, for a record of a
+// coarse tick, its place among the tick's records spread over the tick in
+// log order (the heap keeps the order of records of one time).
+func (s *Schedule) spread(t int64, rec *Record) (time.Time, bool) {
+	res := rec.Resolution
+	if res <= 0 {
+		return rec.Time, false
+	}
+	left := s.ticks[t] // this record and the others of its tick still held
+	if left <= 1 {
+		delete(s.ticks, t)
+	} else {
+		s.ticks[t] = left - 1
+	}
+	if s.o.Burst {
+		return rec.Time, false
+	}
+	if !s.tick.on || s.tick.t != t {
+		s.tick.t, s.tick.i, s.tick.on = t, 0, true
+	}
+	i := s.tick.i
+	s.tick.i++
+	return rec.Time.Add(time.Duration(float64(res) * float64(i) / float64(i+left))), true
 }
 
 // Op is the op Next placed; it is overwritten by the next call.

@@ -1,6 +1,7 @@
 package replay_test
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -85,5 +86,50 @@ func TestScheduleHoldsAtMostMaxHeld(t *testing.T) {
 	}
 	if src.i > 10 {
 		t.Errorf("read %d records before the first op, want at most MaxHeld = 10", src.i)
+	}
+}
+
+// An access log's requests of one second all carry that second: they are
+// spread evenly over it in log order (a PUT before the HEAD of its key
+// stays before it), or, with Burst, all issued at the second.
+func TestScheduleSpreadsASecondInLogOrder(t *testing.T) {
+	var recs []replay.Record
+	add := func(sec int, key string) {
+		recs = append(recs, replay.Record{Time: t0.Add(time.Duration(sec) * time.Second), Resolution: time.Second, Key: key})
+	}
+	add(0, "put k")
+	add(0, "head k")
+	add(0, "get k")
+	add(0, "delete k")
+	add(1, "a")
+	add(1, "b")
+	add(3, "c")
+	recs = append(recs, replay.Record{Time: t0.Add(3500 * time.Millisecond), Key: "exact"}) // a source with exact times is left alone
+	ms := func(v ...int) []time.Duration {
+		out := make([]time.Duration, len(v))
+		for i, x := range v {
+			out[i] = time.Duration(x) * time.Millisecond
+		}
+		return out
+	}
+	for _, c := range []struct {
+		o    replay.ScheduleOptions
+		want []time.Duration
+	}{
+		{replay.ScheduleOptions{}, ms(0, 250, 500, 750, 1000, 1500, 3000, 3500)},
+		{replay.ScheduleOptions{Speed: 2}, ms(0, 125, 250, 375, 500, 750, 1500, 1750)},
+		{replay.ScheduleOptions{Burst: true}, ms(0, 0, 0, 0, 1000, 1000, 3000, 3500)},
+	} {
+		s := replay.NewSchedule(&sliceSource{recs: recs}, c.o)
+		var got []time.Duration
+		for i := 0; s.Next(); i++ {
+			if op := s.Op(); op.Key != recs[i].Key {
+				t.Errorf("%+v: op %d is %q, want %q: the log's order", c.o, i, op.Key, recs[i].Key)
+			}
+			got = append(got, s.Op().Offset)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(c.want) || s.Late() != 0 {
+			t.Errorf("%+v: offsets %v (%d late), want %v", c.o, got, s.Late(), c.want)
+		}
 	}
 }

@@ -28,7 +28,7 @@ func (p *Plan) open(skip func(string)) (*cursor, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := replay.NewSchedule(r, replay.ScheduleOptions{Speed: 1, Window: p.o.Reorder})
+	s := replay.NewSchedule(r, replay.ScheduleOptions{Speed: 1, Window: p.o.Reorder, Burst: p.o.Burst})
 	return &cursor{p: p, r: r, s: s, skip: skip}, nil
 }
 

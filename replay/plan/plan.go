@@ -42,6 +42,10 @@ type Options struct {
 	DefaultSize int64
 	// Reorder is how far out of time order records may come (0: 10 s).
 	Reorder time.Duration
+	// Burst issues the requests of one second of a log with whole-second
+	// times (access logs, CloudTrail) all at that second, instead of
+	// spread over it in log order (replay.ScheduleOptions.Burst).
+	Burst bool
 	// Concurrency is the workers started at once (open loop: more start
 	// as slots find them busy, up to MaxWorkers; at full speed: all).
 	Concurrency, MaxWorkers int
