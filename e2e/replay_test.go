@@ -240,7 +240,7 @@ func TestReplayBadFlags(t *testing.T) {
 	dir := t.TempDir()
 	writeOpLogTrace(t, filepath.Join(dir, "t.jsonl"), replayTrace()[:3])
 	for _, c := range []struct{ flag, value string }{
-		{"--speed", "0"}, {"--speed", "fast"}, {"--window", "5m"}, {"--window", "2m..1m"}, {"--format", "syslog"}, {"--default-size", "0"},
+		{"--speed", "0"}, {"--speed", "fast"}, {"--window", "5m"}, {"--window", "2m..1m"}, {"--format", "syslog"}, {"--default-size", "0"}, {"--loop", "sideways"}, {"-c", "0"},
 	} {
 		r := objbench(t, dir, nil, "replay", "t.jsonl", c.flag, c.value)
 		if r.code != 2 || !strings.Contains(r.stderr, c.value) {

@@ -118,11 +118,11 @@ func (s *streamRun) dispatch(stop context.Context, spawn func(slot, bool)) {
 			return
 		}
 		due := sc.origin.Add(at)
-		if wait := time.Until(due); wait > 0 && !sleep(stop, wait) {
+		if wait := time.Until(due); wait > 0 && !sleep(stop, wait) || stop.Err() != nil {
+			if replay {
+				rp.cur.turn.leave() // never issued
+			}
 			return // stopped before the slot came due: not in the window
-		}
-		if stop.Err() != nil {
-			return
 		}
 		sc.lastSlot = at
 		sl := slot{due: due}
@@ -140,6 +140,7 @@ func (s *streamRun) dispatch(stop context.Context, spawn func(slot, bool)) {
 		}
 		if sl.replay {
 			sc.drops.Dropped(sl.op.Op, time.Now())
+			sl.op.turn.leave() // the ops of its key after it need not wait for it
 			continue
 		}
 		sc.drops.Dropped(s.work.ops[s.work.mix.pick(sc.rng)].op, time.Now())

@@ -52,7 +52,7 @@ func (w *worker) logOp(t *task, ranged bool) {
 	if !res.FirstByte.IsZero() {
 		r.TTFB = res.FirstByte.Sub(res.Start)
 	}
-	if s.sched != nil {
+	if s.sched != nil || !t.due.IsZero() {
 		r.Intended = res.Intended
 	}
 	if ranged {

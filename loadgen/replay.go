@@ -2,6 +2,7 @@ package loadgen
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/objbench/objbench/metrics"
@@ -24,6 +25,8 @@ type ReplayOp struct {
 	// Range is the part a RANGE-GET reads; Offset -1: anywhere in the
 	// object (drawn within Size).
 	Range storage.Range
+	// turn keeps the op after the earlier ops of its key (keyOrder).
+	turn turn
 }
 
 // ReplaySource yields a trace's ops in the order they are due; ok=false:
@@ -49,8 +52,11 @@ type ReplayObjects interface {
 
 // Replay replaces one stream of the workload by a trace: its prepare
 // stage writes Prepare, its main stage issues the trace's ops, open loop
-// at their offsets (or back to back with MaxSpeed). The stream's workload
-// entry gives its name, concurrency and key space (for cleanup).
+// at their offsets (or closed loop: Paced, MaxSpeed). The stream's
+// workload entry gives its name, concurrency and key space (for
+// cleanup). Whatever the pacing, an op starts only once the earlier ops
+// of its key that it depends on have ended (a read after a write, a write
+// after any op), as they had where the trace was recorded.
 type Replay struct {
 	Stream string
 	Ops    ReplaySource
@@ -60,24 +66,40 @@ type Replay struct {
 	// MaxSpeed issues the ops back to back on the stream's workers
 	// (closed loop) instead of at their offsets.
 	MaxSpeed bool
+	// Paced issues the ops on the stream's workers (closed loop), each
+	// worker taking the next op of the trace and issuing it at its
+	// offset, at once when it is late: as a closed-loop run's workers
+	// did, at most that many in flight, none dropped; the response time
+	// counts from the offset.
+	Paced bool
 	// MaxWorkers bounds the workers the open loop may grow to (0:
 	// DefaultWorkerCap).
 	MaxWorkers int
+
+	held atomic.Int64
 }
+
+// Held is how many ops waited for an earlier op of their key to end.
+func (r *Replay) Held() int64 { return r.held.Load() }
 
 // replayRun is a replay stream's state during its step.
 type replayRun struct {
 	cfg     *Replay
 	prepare bool
-	mu      sync.Mutex // closed loop: the workers take ops in turn
 	store   storage.Store
+	order   *keyOrder
+	// closed loop: the workers take ops in turn; a paced replay's
+	// offsets count from origin, the first op's taking.
+	mu     sync.Mutex
+	origin time.Time
 }
 
 // replayPlan is the open-loop schedule of a trace: the dispatcher calls
-// At(i) for i = 0, 1, ... in turn and finds op i in cur.
+// At(i) for i = 0, 1, ... in turn and finds op i in cur, its turn taken.
 type replayPlan struct {
-	src ReplaySource
-	cur ReplayOp
+	src   ReplaySource
+	order *keyOrder
+	cur   ReplayOp
 }
 
 func (p *replayPlan) At(uint64) (time.Duration, bool) {
@@ -85,6 +107,7 @@ func (p *replayPlan) At(uint64) (time.Duration, bool) {
 	if !ok {
 		return 0, false
 	}
+	op.turn = p.order.enter(op.Op, op.Key)
 	p.cur = op
 	return op.At, true
 }
@@ -93,7 +116,7 @@ func (p *replayPlan) At(uint64) (time.Duration, bool) {
 // reads first, main issues its ops; nil when there is nothing to do.
 func (r *runState) replayStream(s *streamRun, kind workload.StageKind) (*streamRun, error) {
 	rp := r.cfg.Replay
-	s.replay = &replayRun{cfg: rp, prepare: kind == workload.KindPrepare, store: r.cfg.Store}
+	s.replay = &replayRun{cfg: rp, prepare: kind == workload.KindPrepare, store: r.cfg.Store, order: newKeyOrder()}
 	s.bounds = workload.Bounds{}
 	if kind == workload.KindPrepare {
 		if rp.Prepared == 0 || rp.Prepare == nil {
@@ -103,12 +126,12 @@ func (r *runState) replayStream(s *streamRun, kind workload.StageKind) (*streamR
 		return s, nil
 	}
 	s.workers = max(s.workers, 1)
-	if !rp.MaxSpeed {
+	if !rp.MaxSpeed && !rp.Paced {
 		cap := rp.MaxWorkers
 		if cap <= 0 {
 			cap = DefaultWorkerCap
 		}
-		s.sched = newSchedule(&replayPlan{src: rp.Ops}, cap, r.cfg.Seed)
+		s.sched = newSchedule(&replayPlan{src: rp.Ops, order: s.replay.order}, cap, r.cfg.Seed)
 		s.workers = min(s.workers, cap)
 	}
 	return s, nil
@@ -131,16 +154,32 @@ func (w *worker) replayTask() (task, bool) {
 	case w.slot != nil:
 		op = w.slot.op
 	default:
-		rr.mu.Lock()
 		var ok bool
-		op, ok = rr.cfg.Ops.Next()
-		rr.mu.Unlock()
-		if !ok {
-			s.end.finish("schedule")
+		if op, ok = rr.take(); !ok {
+			// The trace is over; the ops other workers hold (waiting
+			// for their offset or their key's turn) still go out.
+			s.end.note("schedule")
 			return task{}, false
 		}
 	}
-	t := task{op: op.Op, store: rr.store, key: op.Key, size: op.Size, seed: keySeed(op.Key)}
+	t := task{op: op.Op, store: rr.store, key: op.Key, size: op.Size, seed: keySeed(op.Key), turn: op.turn}
+	if rr.cfg.Paced && !rr.prepare {
+		t.due = rr.origin.Add(op.At)
+		if wait := time.Until(t.due); wait > 0 && !sleep(s.stopCtx, wait) {
+			t.turn.leave()
+			return task{}, false
+		}
+	}
+	if t.turn.waits() {
+		rr.cfg.held.Add(1)
+		// Handed out, the op is in flight: it waits as long as the ops
+		// before it may take (the grace after a stop), not just until
+		// the stream stops issuing (the dispatcher's end of the trace).
+		if !t.turn.await(s.opCtx) {
+			t.turn.leave()
+			return task{}, false
+		}
+	}
 	if op.Op == metrics.OpRangeGet {
 		g := op.Range
 		if g.Length <= 0 {
@@ -156,6 +195,25 @@ func (w *worker) replayTask() (task, bool) {
 	}
 	return t, true
 }
+
+// take is the next op of the trace for a closed-loop worker, its turn
+// taken.
+func (rr *replayRun) take() (ReplayOp, bool) {
+	rr.mu.Lock()
+	defer rr.mu.Unlock()
+	op, ok := rr.cfg.Ops.Next()
+	if !ok {
+		return op, false
+	}
+	if rr.origin.IsZero() {
+		rr.origin = time.Now()
+	}
+	op.turn = rr.order.enter(op.Op, op.Key)
+	return op, true
+}
+
+// paced reports whether the stream is a paced replay's main step.
+func (rr *replayRun) paced() bool { return rr != nil && rr.cfg.Paced && !rr.prepare }
 
 // replayOf reports whether stream name of a stage of kind is the replay.
 func replayOf(r *runState, kind workload.StageKind, name string) bool {

@@ -116,6 +116,12 @@ func (s *stopper) finish(cause string) {
 	s.cancel()
 }
 
+// note records why the stream ends (the first cause wins) without
+// stopping it: its workers finish what they hold.
+func (s *stopper) note(cause string) {
+	s.once.Do(func() { s.cause = cause })
+}
+
 // count notes one finished op for the run's error limits.
 func (s *streamRun) count(failed bool) {
 	if failed && s.run.maxErrors > 0 && s.run.errors.Add(1) >= s.run.maxErrors {

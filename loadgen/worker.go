@@ -67,6 +67,8 @@ type task struct {
 	from  string            // COPY, PART-COPY: the source key
 	batch []string          // DELETE-BATCH: the keys
 	rg    *storage.Range    // RANGE-GET: the range to read (a replay's), else one is drawn
+	turn  turn              // a replay's: its place after the earlier ops of its key
+	due   time.Time         // a paced replay's: when the op was due
 }
 
 func newWorker(s *streamRun, id int) *worker {
@@ -109,6 +111,9 @@ func preparedSizes(sel workload.Selector, seed uint64) func(i int64) int64 {
 // by the grace period.
 func (w *worker) closedLoop(stop context.Context) {
 	s := w.s
+	if s.replay.paced() { // ops have a due time: their response time counts from it
+		w.rec.OpenLoop()
+	}
 	for stop.Err() == nil {
 		if s.own.set() {
 			if cause := w.ownLimit(); cause != "" {
@@ -160,6 +165,7 @@ func (w *worker) do(intended time.Time) bool {
 	}
 	claim, ok := w.claimBytes(t)
 	if !ok {
+		t.turn.leave()
 		return false
 	}
 	if w.getsApart(&t) {
@@ -168,8 +174,11 @@ func (w *worker) do(intended time.Time) bool {
 	} else {
 		w.run(t)
 	}
+	t.turn.leave()
 	if !intended.IsZero() {
 		w.res.Intended = intended
+	} else if !t.due.IsZero() {
+		w.res.Intended = t.due
 	}
 	if t.pool != nil {
 		releaseLeases(t)

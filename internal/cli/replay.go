@@ -23,9 +23,11 @@ import (
 type replayOptions struct {
 	bench                                           benchOptions
 	speed, window, format, defaultSize, concurrency string
+	loop                                            string
 	ops                                             int64
 	leaveStages                                     []string
 	strict, anonymize, keepBucket, synthesize       bool
+	burst                                           bool
 	reorder                                         time.Duration
 	name                                            string
 	duration                                        time.Duration
@@ -78,7 +80,9 @@ mix, sizes, key popularity, rate, read-after-write) for objbench run.`,
 	f.BoolVar(&o.keepBucket, "keep-bucket", false, "keep the log's bucket as the first key segment, so several buckets' keys stay apart")
 	f.StringVar(&o.defaultSize, "default-size", "64KiB", "size of an object the log reads or writes without saying how large")
 	f.DurationVar(&o.reorder, "reorder-window", 10*time.Second, "how far out of time order the log's entries may come and still be put in order")
-	f.StringVarP(&o.concurrency, "concurrency", "c", "8", "workers started at once (open loop: more start when slots find them busy, up to --max-workers)")
+	f.StringVar(&o.loop, "loop", "auto", "how requests are paced: open (each at its offset; workers added while all are busy, drops counted), closed (--concurrency workers take them in order, each at its offset or when one is free), or auto: closed for an op log of a closed-loop run, open for anything else")
+	f.BoolVar(&o.burst, "burst", false, "access logs and CloudTrail (whole-second times): issue each second's requests at once, as a burst, instead of spread over the second in log order")
+	f.StringVarP(&o.concurrency, "concurrency", "c", "", "workers started at once (default: closed loop, the most requests the log had in flight; else 8; open loop: more start when requests find them busy, up to --max-workers)")
 	f.IntVar(&b.maxWorkers, "max-workers", 0, "the most workers the replay may grow to; a request finding them all busy is dropped and counted (default: the log's busiest second times --speed times --request-timeout or 10s, at most 10000)")
 	f.BoolVar(&o.synthesize, "synthesize", false, "send nothing: write the log's shape as a workload file (-o) for objbench run")
 	f.StringVar(&o.name, "name", "", "with --synthesize: the workload's name")
@@ -149,9 +153,14 @@ func (o *replayOptions) planOptions(paths []string) (plan.Options, error) {
 	if o.ops < 0 {
 		return po, usagef("--ops %d: want 0 (all) or more", o.ops)
 	}
-	conc, err := strconv.Atoi(o.concurrency)
-	if err != nil || conc < 1 || conc > 100_000 {
-		return po, usagef("--concurrency %q: want one number of workers, 1 to 100000", o.concurrency)
+	conc := 0 // the log's, or plan.DefaultConcurrency
+	if o.concurrency != "" {
+		if conc, err = strconv.Atoi(o.concurrency); err != nil || conc < 1 || conc > 100_000 {
+			return po, usagef("--concurrency %q: want one number of workers, 1 to 100000", o.concurrency)
+		}
+	}
+	if po.Loop, err = plan.ParseLoop(o.loop); err != nil {
+		return po, usagef("--loop: %v", err)
 	}
 	if o.bench.maxWorkers < 0 {
 		return po, usagef("--max-workers %d: want 0 (default) or more", o.bench.maxWorkers)
@@ -159,7 +168,7 @@ func (o *replayOptions) planOptions(paths []string) (plan.Options, error) {
 	if o.reorder <= 0 {
 		return po, usagef("--reorder-window %v: want a duration above 0", o.reorder)
 	}
-	po.Paths, po.Strict, po.Window, po.Ops, po.Reorder = paths, o.strict, o.window, o.ops, o.reorder
+	po.Paths, po.Strict, po.Window, po.Ops, po.Reorder, po.Burst = paths, o.strict, o.window, o.ops, o.reorder, o.burst
 	for _, s := range o.leaveStages {
 		if s = strings.TrimSpace(s); s != "" {
 			po.LeaveStages = append(po.LeaveStages, s)
@@ -208,10 +217,12 @@ func runReplay(cmd *cobra.Command, env Env, o *replayOptions, paths []string) er
 		if n := p.DefaultSized(); n > 0 {
 			note("%d of them at --default-size %s: the log never says how large they are", n, o.defaultSize)
 		}
+		note("%s", paceNote(p, po))
 		for _, l := range p.SkippedLines() {
 			note("not replayed: %s", l)
 		}
-		return &planned{spec: p.Spec(), replay: p.Replay(src, objs, b.target.timeout), workers: p.Workers(b.target.timeout),
+		rp := p.Replay(src, objs, b.target.timeout)
+		return &planned{spec: p.Spec(), replay: rp, workers: p.Workers(b.target.timeout),
 			info: func() *result.Replay { return p.Info(paths) },
 			err:  func() error { return errors.Join(src.Err(), objs.Err()) },
 			close: func() {
@@ -221,6 +232,27 @@ func runReplay(cmd *cobra.Command, env Env, o *replayOptions, paths []string) er
 			}}, nil
 	}
 	return runBench(cmd.Context(), env, b, workload.Spec{})
+}
+
+// paceNote says how the replay paces the log's requests, and why.
+func paceNote(p *plan.Plan, po plan.Options) string {
+	conc := p.Concurrency()
+	var s string
+	switch p.Loop() {
+	case plan.LoopClosed:
+		s = fmt.Sprintf("closed loop: %d workers take the requests in the log's order, each at its offset or as soon as one is free", conc)
+		if po.Loop == plan.LoopAuto {
+			s += " (an op log of a closed-loop run; --loop open issues each at its offset whatever the store does)"
+		}
+		if n := p.LogConcurrency(); n > 0 && n != conc {
+			s += fmt.Sprintf("; the log had at most %d in flight", n)
+		}
+	case plan.LoopOpen:
+		s = fmt.Sprintf("open loop: each request at its offset; %d workers at first, more while all are busy", conc)
+	default:
+		s = fmt.Sprintf("back to back on %d workers", conc)
+	}
+	return s + "; the ops of one key keep the log's order"
 }
 
 // synthesize writes the log's shape as a workload file.

@@ -46,8 +46,12 @@ type Options struct {
 	// times (access logs, CloudTrail) all at that second, instead of
 	// spread over it in log order (replay.ScheduleOptions.Burst).
 	Burst bool
+	// Loop is how the requests are paced (LoopAuto: as the trace was).
+	Loop Loop
 	// Concurrency is the workers started at once (open loop: more start
-	// as slots find them busy, up to MaxWorkers; at full speed: all).
+	// as slots find them busy, up to MaxWorkers; closed loop and at full
+	// speed: all). 0: the trace's own in a closed loop, else
+	// DefaultConcurrency.
 	Concurrency, MaxWorkers int
 	// LookAhead bounds the objects read first whose size the trace has
 	// not yet given (a HEAD, a DELETE) that wait for a later record of
@@ -73,6 +77,7 @@ type Plan struct {
 	late     int64
 	peak     int64 // the most requests in one second of the log
 	rangeLen int64 // the longest range read
+	pace     pace
 	// defaulted counts the objects prepared at DefaultSize: the trace
 	// never said how large they are.
 	defaulted int64
@@ -116,6 +121,7 @@ func New(o Options) (*Plan, error) {
 		}
 		inSec++
 		p.peak = max(p.peak, inSec)
+		p.pace.add(rec)
 		p.counts[op.Op]++
 		p.issued++
 		p.rangeLen = max(p.rangeLen, op.Range.Length)
@@ -213,11 +219,12 @@ func (p *Plan) Issued() int64 { return p.issued }
 // Workers is how many workers the replay may need: its peak rate (at its
 // speed) times horizon, the longest a request may take, at least the
 // workers started at once and at most loadgen.DefaultWorkerCap (or
-// Options.MaxWorkers when set). At full speed: the workers started.
+// Options.MaxWorkers when set). Closed loop and at full speed: the
+// workers started.
 func (p *Plan) Workers(horizon time.Duration) int {
-	start := max(p.o.Concurrency, 1)
+	start := p.Concurrency()
 	switch {
-	case p.o.Speed == 0:
+	case p.Loop() != LoopOpen:
 		return start
 	case p.o.MaxWorkers > 0:
 		return p.o.MaxWorkers

@@ -16,7 +16,7 @@ const Stream = "replay"
 // run's namespace. Its mix is the trace's op shares, its op bound the ops
 // replayed; the load generator runs the trace in its place (Replay).
 func (p *Plan) Spec() workload.Spec {
-	conc := max(p.o.Concurrency, 1)
+	conc := p.Concurrency()
 	var mix []workload.OpWeight
 	for op, n := range p.counts {
 		if n > 0 {
@@ -68,5 +68,6 @@ func (p *Plan) Info(sources []string) *result.Replay {
 // objs the objects to prepare (Prepare); horizon is the longest a request
 // may take (Workers).
 func (p *Plan) Replay(src *Source, objs *Objects, horizon time.Duration) *loadgen.Replay {
-	return &loadgen.Replay{Stream: Stream, Ops: src, Prepare: objs, Prepared: p.prep.n, MaxSpeed: p.o.Speed == 0, MaxWorkers: p.Workers(horizon)}
+	return &loadgen.Replay{Stream: Stream, Ops: src, Prepare: objs, Prepared: p.prep.n, MaxSpeed: p.o.Speed == 0,
+		Paced: p.Loop() == LoopClosed, MaxWorkers: p.Workers(horizon)}
 }
