@@ -472,7 +472,7 @@ func (r *runState) newStream(ctx context.Context, kind workload.StageKind, sp wo
 		return r.prepareStream(ctx, s, sp)
 	}
 	if sp.Bounds.Duration > 0 && (sp.Rampup > 0 || sp.Rampdown > 0) {
-		s.counted = rampedSeconds(sp.Bounds.Duration, sp.Rampup, sp.Rampdown)
+		s.counted = rampedSpan(sp.Bounds.Duration, sp.Rampup, sp.Rampdown)
 	}
 	return r.mainStream(ctx, s, sp)
 }

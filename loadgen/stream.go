@@ -38,21 +38,37 @@ type streamRun struct {
 
 	stopCtx context.Context // ends when the stream stops issuing
 	outages outageLog
-	// counted, when set, are the seconds [from, to) of the step whose ops
-	// the result keeps (COSBench's rampup and rampdown left out).
-	counted *[2]int64
+	// counted, when set, is the part [from, to) of the step whose ops the
+	// result keeps, COSBench's rampup and rampdown left out: an op counts
+	// when it started at or after from and before to, and ended after
+	// from and by to (countsOp).
+	counted *[2]time.Duration
 	runners *runners // the workers' GETs' deep parts (runners.go)
 }
 
-// rampedSeconds is the seconds of a stream of d in all whose ops count,
-// COSBench's rampup and rampdown left out (whole seconds: a ramp under a
-// second, as --scale makes them, leaves nothing out); nil: every second.
-func rampedSeconds(d, rampup, rampdown time.Duration) *[2]int64 {
-	from, to := int64(rampup/time.Second), int64((d-rampdown+time.Second-1)/time.Second)
-	if from == 0 && rampdown < time.Second {
+// rampedSpan is the part of a stream of d in all whose ops count,
+// COSBench's rampup and rampdown left out; nil: all of it.
+func rampedSpan(d, rampup, rampdown time.Duration) *[2]time.Duration {
+	if rampup <= 0 && rampdown <= 0 {
 		return nil
 	}
-	return &[2]int64{from, max(to, from)}
+	return &[2]time.Duration{rampup, max(d-rampdown, rampup)}
+}
+
+// countsOp reports whether the op just done counts in the result: an op
+// that started at or after the rampup's end and before the runtime's end,
+// and ended after the rampup's end and by the runtime's end, as COSBench
+// counts a sample (dev/cosbench-driver/src/com/intel/cosbench/driver/
+// agent/WorkAgent.java, onSampleCreated: lbegin >= begin && lbegin < end
+// && curr > begin && curr <= end). Its clock starts with the stream's, as
+// COSBench's starts with each worker's (they start together).
+func (s *streamRun) countsOp(r *metrics.Result) bool {
+	c := s.counted
+	if c == nil {
+		return true
+	}
+	start, end := r.Start.Sub(s.series.Start()), r.End.Sub(s.series.Start())
+	return start >= c[0] && start < c[1] && end > c[0] && end <= c[1]
 }
 
 // rampNotes say which streams left their ramps out.
@@ -60,15 +76,16 @@ func rampNotes(runs []*streamRun) []string {
 	var out []string
 	for _, s := range runs {
 		if c := s.counted; c != nil {
-			out = append(out, fmt.Sprintf("stream %s: only the ops that ended in seconds %d to %d of the step are counted: its rampup and rampdown are left out, as COSBench does", s.name, c[0], c[1]))
+			out = append(out, fmt.Sprintf("stream %s: only the ops that started at or after %v and ended by %v into the step are counted: its rampup and rampdown are left out, as COSBench does", s.name, c[0], c[1]))
 		}
 	}
 	return out
 }
 
-// keeps reports whether second t of the step counts.
+// keeps reports whether second t of the step may hold ops that count.
 func (s *streamRun) keeps(t int64) bool {
-	return s.counted == nil || t >= s.counted[0] && t < s.counted[1]
+	c := s.counted
+	return c == nil || time.Duration(t+1)*time.Second > c[0] && time.Duration(t)*time.Second < c[1]
 }
 
 // streamWork is what a stream's workers do: the ops of its mix and their
@@ -207,7 +224,7 @@ func (s *streamRun) result(stopCtx context.Context) (result.Stream, error) {
 			}
 		}
 		secs = kept
-		win = result.Window{Start: max(win.Start, float64(c[0])), End: min(win.End, float64(c[1]))}
+		win = result.SnapWindow(result.Window{Start: max(win.Start, c[0].Seconds()), End: min(win.End, c[1].Seconds())})
 		if win.End <= win.Start {
 			win = result.Window{}
 		}

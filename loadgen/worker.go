@@ -183,9 +183,11 @@ func (w *worker) do(intended time.Time) bool {
 	if t.pool != nil {
 		releaseLeases(t)
 	}
-	w.rec.Record(&w.res)
-	if s.own.set() {
-		w.countOwn()
+	if s.countsOp(&w.res) { // COSBench's ramps: what is left out is not recorded
+		w.rec.Record(&w.res)
+		if s.own.set() {
+			w.countOwn()
+		}
 	}
 	if s.run.cfg.OpLog != nil {
 		w.logOp(&t, w.rangedOp(&t))

@@ -122,7 +122,7 @@ func (c *cdec) workNotes(w *xnode, kind StageKind, s *Stream) {
 	case (rampup > 0 || rampdown > 0) && (runtime == 0 || kind != KindMain):
 		c.warn(w, "rampup=%d rampdown=%d without runtime: ignored, as COSBench does (the work ends by its op or byte limit)", rampup, rampdown)
 	case rampup > 0 || rampdown > 0:
-		c.warn(w, "rampup=%d rampdown=%d: as in COSBench, every worker starts at once, the work runs %d s, and the ops of its first %d s and last %d s are left out of its statistics (counts, latencies, rates); objbench places an op in the second it ended in, where COSBench also leaves out an op that started before the rampup ended",
+		c.warn(w, "rampup=%d rampdown=%d: as in COSBench, every worker starts at once, the work runs %d s, and only the ops that start after its first %d s and end before its last %d s count in its statistics (counts, latencies, rates)",
 			rampup, rampdown, runtime+rampup+rampdown, rampup, rampdown)
 	}
 	if v, ok := w.attrs["interval"]; ok && strings.TrimSpace(v) != "5" {

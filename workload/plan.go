@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/objbench/objbench/units"
 )
@@ -348,12 +347,9 @@ func streamExtras(s Stream) string {
 	case s.Data.Verify:
 		parts = append(parts, "every byte read is checked against what this run wrote")
 	}
-	switch {
-	case s.Rampup >= time.Second || s.Rampdown >= time.Second:
-		parts = append(parts, fmt.Sprintf("the ops of the first %v (rampup) and the last %v (rampdown) are left out of the statistics, in whole seconds",
-			s.Rampup.Truncate(time.Second), s.Rampdown.Truncate(time.Second)))
-	case s.Rampup > 0 || s.Rampdown > 0:
-		parts = append(parts, fmt.Sprintf("rampup %v and rampdown %v are under a second: no second is left out of the statistics", s.Rampup, s.Rampdown))
+	if s.Rampup > 0 || s.Rampdown > 0 {
+		parts = append(parts, fmt.Sprintf("only the ops that start after the first %v (rampup) and end before the last %v (rampdown) count in the statistics, as COSBench counts them",
+			s.Rampup, s.Rampdown))
 	}
 	switch FsyncOf(s) {
 	case FsyncPerFile:
