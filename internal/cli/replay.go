@@ -41,22 +41,41 @@ func newReplayCommand(env Env) *cobra.Command {
 		Long: `Replay real traffic: read S3 server access logs, CloudTrail S3 data events,
 MinIO 'mc admin trace --json' output or objbench's own op log (--op-log),
 files or directories, plain, gzip or zstd, and issue each request again at
-its original offset from the first (open loop: latency is counted from
-when a request was due, and a slot that finds every worker busy is
-dropped and counted, as with --rate).
+its original offset from the first (divided by --speed).
 
-Keys map below objbench/RUN-ID/replay/ (hashed with --anonymize); the
+Pacing (--loop). Open loop: each request goes out at its offset whatever
+the store does; latency also counts from when it was due (RESPONSE), more
+workers start while requests find them all busy, and past --max-workers a
+request is dropped and counted, as with --rate. Production traffic arrives
+this way. Closed loop: --concurrency workers take the requests in the log's
+order, each at its offset or, when every worker was busy past it, as soon
+as one is free; none is dropped. An op log of objbench's own closed-loop
+run replays closed loop on the most requests it had in flight (its
+workers), as it ran; everything else open loop (--loop auto).
+
+Order. The requests of one key keep the log's order in any pacing: a read
+starts once the writes of its key before it have ended, a write once every
+request of its key before it has; reads of a key overlap. A PUT that is
+slower in the replay than in the log is not raced by the HEAD after it.
+Access logs and CloudTrail give whole seconds: a second's requests are
+spread evenly over it in log order (--burst: all at the second).
+
+Keys map below objbench/RUN-ID/replay/ (hashed with --anonymize). The
 objects the log reads before it writes them are written first, each once,
-with the size the log gives (or --default-size). Entries that cannot be
-replayed are counted by reason (--strict: the first is an error). The
-result is an ordinary result file, and its table sets the latency the
-source recorded beside the replay's.
+with the size the log gives: the read's own, an op log's left-out prepare
+step's, or a later read's of the same key; else --default-size (the count
+is printed). Entries that cannot be replayed are counted by reason
+(--strict: the first is an error). The result is an ordinary result file,
+and its table sets the latency the source recorded beside the replay's.
 
 With --synthesize, nothing is sent: the log becomes a workload file (op
-mix, sizes, key popularity, rate, read-after-write) for objbench run.`,
+mix, sizes of successful transfers, key popularity, rate, read-after-write)
+for objbench run. docs/replay.md has the whole story.`,
 		Example: `  objbench replay ops.jsonl.zst                           # an op log, on the embedded server
   objbench replay --endpoint-url http://127.0.0.1:9000 --bucket bench --speed 2 access-logs/
   objbench replay --window 10m..20m --ops 100000 --anonymize cloudtrail/
+  objbench replay --burst access-logs/                    # each second's requests at once
+  objbench replay --loop open ops.jsonl.zst               # an op log's requests at their offsets, whatever the store does
   objbench replay --speed max -c 64 trace.json
   objbench replay --synthesize access-logs/ -o workload.yaml`,
 		Args: positional(1, -1, "a log file or directory"),
