@@ -2,6 +2,7 @@ package distributed
 
 import (
 	"fmt"
+	"math/bits"
 	"strconv"
 	"strings"
 )
@@ -61,6 +62,27 @@ func (w Worker) Range(total int64) (lo, hi int64) {
 	q, rem := total/n, total%n
 	lo = q*r + min(r, rem)
 	return lo, lo + w.Share(total)
+}
+
+// ShareBy is this worker's part of total when total follows another
+// count already split by rank: of a stream's ops, in proportion to the
+// workers (of a concurrency of by) this process runs. The parts of ranks
+// 0..N-1 sum to total exactly, and a rank with no share of by gets none of
+// total: no process is given ops without workers to issue them.
+func (w Worker) ShareBy(total, by int64) int64 {
+	if by <= 0 || total <= 0 {
+		return 0
+	}
+	lo, hi := w.Range(by)
+	return scaled(total, hi, by) - scaled(total, lo, by)
+}
+
+// scaled is floor(total*part/whole) for 0 <= part <= whole, without
+// overflow.
+func scaled(total, part, whole int64) int64 {
+	hi, lo := bits.Mul64(uint64(total), uint64(part))
+	q, _ := bits.Div64(hi, lo, uint64(whole))
+	return int64(q)
 }
 
 // Owns reports whether item i of an interleaved split is this worker's:

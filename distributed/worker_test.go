@@ -90,3 +90,32 @@ func TestParseAndEnvironment(t *testing.T) {
 		t.Errorf("JobID = %q", id)
 	}
 }
+
+// A count split in proportion to another (ops following workers) sums to
+// the total, and a rank without workers gets nothing.
+func TestShareByFollowsTheWorkers(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 2000 {
+		n := 1 + rng.IntN(40)
+		by := rng.Int64N(100)
+		total := rng.Int64N(1 << uint(rng.IntN(62)+1))
+		var sum int64
+		for r := range n {
+			w := distributed.Worker{Rank: r, Size: n}
+			s := w.ShareBy(total, by)
+			sum += s
+			if w.Share(by) == 0 && s != 0 {
+				t.Fatalf("%v: no share of %d workers, but %d of %d ops", w, by, s, total)
+			}
+		}
+		if by > 0 && sum != total {
+			t.Fatalf("N=%d: shares of %d by %d sum to %d", n, total, by, sum)
+		}
+	}
+	// Concurrency 4 over 3 processes is 2/1/1: 300 ops are 150/75/75.
+	for r, want := range []int64{150, 75, 75} {
+		if got := (distributed.Worker{Rank: r, Size: 3}).ShareBy(300, 4); got != want {
+			t.Errorf("rank %d: %d ops, want %d", r, got, want)
+		}
+	}
+}

@@ -206,6 +206,21 @@ func (r *runState) preflight() error {
 			}
 		}
 	}
+	if _, err := Split(r.cfg.Spec, r.cfg.Worker); err != nil {
+		var se *SplitError
+		if !errors.As(err, &se) {
+			return err
+		}
+		kept := se.Problems[:0:0]
+		for _, p := range se.Problems {
+			if !replayOf(r, workload.KindMain, p.Stream) { // a replay splits its trace by itself
+				kept = append(kept, p)
+			}
+		}
+		if len(kept) > 0 {
+			return &SplitError{Size: se.Size, Problems: kept}
+		}
+	}
 	_, multipart := r.cfg.Store.(storage.Multiparter)
 	for _, st := range r.cfg.Spec.Stages {
 		for _, s := range st.Streams {
@@ -414,16 +429,15 @@ func connStats(s storage.Store) (dialed, requests uint64) {
 
 // newStream builds the run of stream sp in step i; nil means nothing to do.
 func (r *runState) newStream(ctx context.Context, kind workload.StageKind, sp workload.Stream, i int) (*streamRun, error) {
-	workers := sp.MaxConcurrency()
 	if kind == workload.KindMain {
 		sp = sp.At(i)
-		workers = sp.ConcurrencyAt(0)
 	}
 	block, err := r.block(sp.Data)
 	if err != nil {
 		return nil, err
 	}
 	w := r.cfg.Worker
+	sh := splitShare(workload.Stage{Kind: kind}, sp, i, w, r.drivers)
 	if sp.Driver != "" && !w.Solo() {
 		// A COSBench work bound to a driver runs whole on that driver's rank.
 		if r.drivers[sp.Driver] != w.Rank {
@@ -433,16 +447,16 @@ func (r *runState) newStream(ctx context.Context, kind workload.StageKind, sp wo
 	}
 	bounds := sp.Bounds
 	var own workerLimits
+	workers := sh.Workers
 	if bounds.PerWorker { // each worker its part of the whole stream's (perworker.go)
-		own.ops, own.bytes = bounds.WorkerPart(workers)
+		own.ops, own.bytes = bounds.WorkerPart(sh.AllWorkers)
 		bounds.Ops, bounds.Bytes = 0, 0
 	} else {
-		bounds.Ops, bounds.Bytes = w.Share(bounds.Ops), w.Share(bounds.Bytes)
-		if (sp.Bounds.Ops > 0 && bounds.Ops == 0) || (sp.Bounds.Bytes > 0 && bounds.Bytes == 0) {
-			return nil, nil // this worker's share of the stream is nothing
+		bounds.Ops, bounds.Bytes = sh.Ops, sh.Bytes
+		if kind == workload.KindMain && ((sp.Bounds.Ops > 0 && bounds.Ops == 0) || (sp.Bounds.Bytes > 0 && bounds.Bytes == 0)) {
+			return nil, nil // this worker's share of the stream is nothing (Split refuses such a run)
 		}
 	}
-	workers = int(w.Share(int64(workers)))
 	s := &streamRun{name: sp.Name, run: r, bounds: bounds, own: own, workers: workers,
 		work: streamWork{block: block, seed: r.cfg.Seed + uint64(i), sizes: sp.Sizes(), sizeSeq: new(atomic.Uint64), sizeSeed: r.cfg.Seed,
 			rangeSize: sp.RangeSize, partSize: sp.PartSize, verify: sp.Data.Verify, hashCheck: sp.Data.HashCheck, fsync: sp.Fsync}}
