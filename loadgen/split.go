@@ -2,6 +2,7 @@ package loadgen
 
 import (
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -174,4 +175,36 @@ func splitProblems(st workload.Stage, s workload.Stream, i, n int) []SplitProble
 		check("bytes", b, func(w distributed.Worker) int64 { return w.ShareBy(b, c) })
 	}
 	return out
+}
+
+// WriteShares writes worker w's shares as a dry run shows them.
+func WriteShares(out io.Writer, w distributed.Worker, shares []Share) {
+	fmt.Fprintf(out, "this process is worker %v: its share of the run (counts are the run's totals, split across its %d workers)\n", w, w.N())
+	for _, s := range shares {
+		fmt.Fprintf(out, "  %s", s.Stage)
+		if s.Kind == workload.KindMain {
+			fmt.Fprintf(out, " step %d", s.Step+1)
+		}
+		fmt.Fprintf(out, ", stream %s: ", s.Stream)
+		switch {
+		case s.Kind == workload.KindPrepare && s.AllObjects > 0:
+			fmt.Fprintf(out, "objects %d-%d (%d of %d) with %d workers\n", s.First, s.First+s.Objects-1, s.Objects, s.AllObjects, s.Workers)
+		case s.Kind == workload.KindPrepare:
+			fmt.Fprintf(out, "its part of the objects with %d workers\n", s.Workers)
+		case s.Workers == 0:
+			fmt.Fprintf(out, "%s\n", cmpOr(s.How, "nothing"))
+		default:
+			fmt.Fprintf(out, "%d of %d workers", s.Workers, s.AllWorkers)
+			if s.AllOps > 0 {
+				fmt.Fprintf(out, ", %d of %d ops", s.Ops, s.AllOps)
+			}
+			if s.AllBytes > 0 {
+				fmt.Fprintf(out, ", %d of %d bytes", s.Bytes, s.AllBytes)
+			}
+			if s.How != "" {
+				fmt.Fprintf(out, " (%s)", s.How)
+			}
+			fmt.Fprintln(out)
+		}
+	}
 }

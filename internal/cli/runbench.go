@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/objbench/objbench/atomicfile"
+	"github.com/objbench/objbench/distributed"
 	"github.com/objbench/objbench/loadgen"
 	"github.com/objbench/objbench/report"
 	"github.com/objbench/objbench/report/cosbenchcsv"
@@ -81,6 +82,10 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 	}
 	defer func() { _ = tgt.Close(context.WithoutCancel(ctx)) }()
 	sp = sp.ForTarget(o.target.target, tgt.Info.Kind) // a stream's per_target counts
+	if err := checkSplit(sp, wk); err != nil { // every process refuses alike, before any load
+		closeListener(ln)
+		return err
+	}
 	// Before any work, after every input is checked: the result's places.
 	if o.out != "" {
 		if err := checkWritable(o.out); err != nil {
@@ -165,6 +170,15 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 		note("result: %s", where)
 	}
 	return errors.Join(err, uerr)
+}
+
+// checkSplit refuses a split across processes that would leave one with
+// nothing to do (loadgen.Split), in the flags' words.
+func checkSplit(sp workload.Spec, wk distributed.Worker) error {
+	if _, err := loadgen.Split(sp, wk); err != nil {
+		return inputf("--worker %v: %v\n(-c/--concurrency, --ops and --bytes, and a workload file's concurrency, ops and bytes, are the run's totals, shared by its processes)", wk, err)
+	}
+	return nil
 }
 
 // maxConcurrency is the most workers any stream of sp may run at once

@@ -3,13 +3,14 @@ package cli
 import (
 	"context"
 	"fmt"
-	"io"
+
 	"os"
 	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/objbench/objbench/corpus"
+	"github.com/objbench/objbench/loadgen"
 	"github.com/objbench/objbench/workload"
 )
 
@@ -68,7 +69,7 @@ func runWorkload(ctx context.Context, env Env, o *benchOptions, f *fileOptions, 
 		if errs := sp.Validate(); len(errs) > 0 {
 			return inputError{joinLines(errs)}
 		}
-		return writeDryRun(env.Stdout, o, sp)
+		return writeDryRun(env, o, sp)
 	}
 	return runBench(ctx, env, o, sp)
 }
@@ -169,8 +170,20 @@ func firstBucket(sp workload.Spec) string {
 	return ""
 }
 
-// writeDryRun prints where the run would go and its plan.
-func writeDryRun(w io.Writer, o *benchOptions, sp workload.Spec) error {
+// writeDryRun prints where the run would go and its plan; with --worker,
+// this worker's share of it.
+func writeDryRun(env Env, o *benchOptions, sp workload.Spec) error {
+	w := env.Stdout
+	wk, _, _, err := o.dist.resolveForPlan(env)
+	if err != nil {
+		return err
+	}
+	var shares []loadgen.Share
+	if !wk.Solo() {
+		if shares, err = loadgen.Split(sp, wk); err != nil {
+			return checkSplit(sp, wk)
+		}
+	}
 	fmt.Fprintln(w, "dry run: nothing is sent to any store")
 	fmt.Fprintf(w, "target: %s\n", o.target.describe())
 	if c := o.target.describeConnections(); c != "" {
@@ -181,7 +194,13 @@ func writeDryRun(w io.Writer, o *benchOptions, sp workload.Spec) error {
 	if err != nil {
 		return err
 	}
-	return workload.WritePlanWith(w, sp, corpora)
+	if err := workload.WritePlanWith(w, sp, corpora); err != nil {
+		return err
+	}
+	if !wk.Solo() {
+		loadgen.WriteShares(w, wk, shares)
+	}
+	return nil
 }
 
 // measureCorpora lists every corpus the workload uploads (names and

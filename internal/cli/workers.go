@@ -72,6 +72,16 @@ func (w *workerOptions) resolve(env Env) (distributed.Worker, string, string, er
 	return wk, engine, id, nil
 }
 
+// resolveForPlan is resolve for a dry run, which needs no run id.
+func (w *workerOptions) resolveForPlan(env Env) (distributed.Worker, string, string, error) {
+	if w.runID == "" && w.worker != "" {
+		saved := w.runID
+		w.runID = "dry-run"
+		defer func() { w.runID = saved }()
+	}
+	return w.resolve(env)
+}
+
 // outFlag is --out: a local path, s3://BUCKET/PREFIX/, or both (the flag
 // given twice). A result that goes to a bucket is written locally only when
 // a local place is named too: a container with a read-only root file system
