@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/objbench/objbench/storage"
@@ -18,6 +19,13 @@ import (
 // reads the same names, so everyone derives the same start instant: the
 // latest arrival plus Margin, in the store's clock. No coordinator, port
 // or extra service.
+//
+// Join is the first meeting: each worker claims its rank (a second
+// claimant is refused, both hosts named) and every worker checks that
+// all run the same plan. From Join to Leave each worker shows it is alive
+// (a marker rewritten every Beat), so that a worker waiting at a meeting
+// learns within DeadAfter that another died, and one that fails or is
+// interrupted says so (Fail) for the others to see at once.
 type Rendezvous struct {
 	Store  storage.Store
 	Prefix string // the run's namespace + MarkerDir
@@ -31,8 +39,35 @@ type Rendezvous struct {
 	// MaxSkew refuses to start when the workers' clocks disagree by more
 	// (0: no check).
 	MaxSkew time.Duration
+	// Plan is a digest of what this worker runs (PlanDigest); Join
+	// refuses to start unless every worker's is the same. Host names this
+	// process in the others' messages.
+	Plan, Host string
+	// Beat is how often a joined worker shows it is alive (default 2 s);
+	// a worker whose sign has not changed for DeadAfter (default 12 s)
+	// while another waits for it is taken for dead.
+	Beat, DeadAfter time.Duration
+	// Waiting, if set, hears every few seconds of a meeting that waits.
+	Waiting func(Wait)
 
-	done []string // points passed, whose own markers can go
+	mu       sync.Mutex
+	done     []string // points passed, whose own markers can go
+	nonce    string
+	signs    map[int]sign // the others' signs of life, as last seen
+	dead     map[int]string // ranks left out of a cleanup meeting, and why: not waited for again
+	stopBeat func()
+	beatDone chan struct{}
+	// Duplicates are the second claimants of ranks that Join saw: they
+	// were refused, and this worker's run is sound; say so.
+	Duplicates []Claim
+}
+
+// Wait is a meeting that waits: the ranks not there yet, how long it has
+// waited and at most will.
+type Wait struct {
+	Point           string
+	Missing         []int
+	Waited, Timeout time.Duration
 }
 
 // Arrival is one worker's marker at a meeting point.
@@ -62,53 +97,120 @@ func parseMarker(name string) (Arrival, bool) {
 	return Arrival{Rank: rank, Arrived: time.Unix(0, at), Offset: time.Duration(off)}, true
 }
 
-// MissingError names the workers that did not come to a meeting in time.
+// MissingError names the workers that did not come to a meeting: those
+// known to have failed or died (Gone, with why) and those that did not
+// come in time.
 type MissingError struct {
 	Point   string
 	Missing []int
+	Gone    map[int]string
 	After   time.Duration
 }
 
 func (e *MissingError) Error() string {
-	ranks := make([]string, len(e.Missing))
-	for i, r := range e.Missing {
-		ranks[i] = strconv.Itoa(r)
+	var parts []string
+	for _, r := range e.Missing {
+		if why, ok := e.Gone[r]; ok {
+			parts = append(parts, fmt.Sprintf("worker %d %s", r, why))
+		}
+	}
+	if len(parts) > 0 {
+		return fmt.Sprintf("%s, before %s: the run stops on every worker (each still cleans up)", strings.Join(parts, "; "), e.Point)
 	}
 	return fmt.Sprintf("worker(s) %s did not reach %s within %v (--rendezvous-timeout): the run stops on every worker",
-		strings.Join(ranks, ", "), e.Point, e.After)
+		ranks(e.Missing), e.Point, e.After)
+}
+
+func ranks(rs []int) string {
+	s := make([]string, len(rs))
+	for i, r := range rs {
+		s[i] = strconv.Itoa(r)
+	}
+	return strings.Join(s, ", ")
 }
 
 // Meet waits at point until every worker is there and returns the local
 // instant all of them start at, and the arrivals (for their clocks). A
-// single worker meets nobody: it starts now.
+// worker that failed or died ends the wait at once, with a MissingError
+// that says so. A single worker meets nobody: it starts now.
 func (r *Rendezvous) Meet(ctx context.Context, point string) (time.Time, []Arrival, error) {
+	start, arrivals, _, err := r.meet(ctx, point, false)
+	return start, arrivals, err
+}
+
+// MeetToClean is Meet for the cleanup steps: a worker that failed but
+// lives still comes (it cleans up too), and one that died (or did not
+// come within Timeout) is left out, its rank among the gone ones
+// returned, so that the others clean up what it wrote.
+func (r *Rendezvous) MeetToClean(ctx context.Context, point string) (time.Time, []int, error) {
+	start, _, gone, err := r.meet(ctx, point, true)
+	return start, gone, err
+}
+
+func (r *Rendezvous) meet(ctx context.Context, point string, cleaning bool) (time.Time, []Arrival, []int, error) {
 	if r.Worker.Solo() {
-		return time.Now(), nil, nil
+		return time.Now(), nil, nil, nil
 	}
 	timeout, poll, margin := cmp(r.Timeout, 2*time.Minute), cmp(r.Poll, 100*time.Millisecond), cmp(r.Margin, 500*time.Millisecond)
 	dir := r.Prefix + point + "/"
 	me := Arrival{Rank: r.Worker.Rank, Arrived: time.Now().Add(r.Clock.Offset), Offset: r.Clock.Offset}
 	if _, err := r.Store.Put(ctx, dir+markerName(me), strings.NewReader(""), 0, storage.PutOptions{}); err != nil {
-		return time.Time{}, nil, fmt.Errorf("rendezvous at %s: write this worker's marker: %w", point, err)
+		return time.Time{}, nil, nil, fmt.Errorf("rendezvous at %s: write this worker's marker: %w", point, err)
 	}
-	deadline := time.Now().Add(timeout)
+	began := time.Now()
+	deadline := began.Add(timeout)
+	nextCheck, nextSay := began, began.Add(5*time.Second)
 	for {
 		arrivals, err := r.list(ctx, dir)
 		if err != nil {
-			return time.Time{}, nil, fmt.Errorf("rendezvous at %s: %w", point, err)
+			return time.Time{}, nil, nil, fmt.Errorf("rendezvous at %s: %w", point, err)
 		}
-		if len(arrivals) == r.Worker.N() {
+		missing := missing(arrivals, r.Worker.N())
+		if cleaning {
+			missing = r.notGone(missing)
+		}
+		if len(missing) == 0 {
 			r.forgetBefore(ctx, point)
-			return r.start(arrivals, margin)
+			start, arrivals, err := r.start(arrivals, margin)
+			return start, arrivals, r.goneRanks(), err
 		}
-		if time.Now().After(deadline) {
-			return time.Time{}, arrivals, &MissingError{Point: point, Missing: missing(arrivals, r.Worker.N()), After: timeout}
+		now := time.Now()
+		if now.After(nextCheck) {
+			nextCheck = now.Add(cmp(r.Beat, defaultBeat))
+			gone, err := r.gone(ctx, missing, cleaning)
+			if err != nil {
+				return time.Time{}, nil, nil, fmt.Errorf("rendezvous at %s: %w", point, err)
+			}
+			if len(gone) == len(missing) && cleaning {
+				r.markGone(gone)
+				start, arrivals, err := r.start(arrivals, margin)
+				return start, arrivals, r.goneRanks(), err
+			}
+			if len(gone) > 0 && !cleaning {
+				return time.Time{}, arrivals, nil, &MissingError{Point: point, Missing: missing, Gone: gone, After: now.Sub(began)}
+			}
+		}
+		if now.After(deadline) {
+			if cleaning { // the others clean up without it, and for it
+				late := map[int]string{}
+				for _, m := range missing {
+					late[m] = fmt.Sprintf("did not come within %v", timeout)
+				}
+				r.markGone(late)
+				start, arrivals, err := r.start(arrivals, margin)
+				return start, arrivals, r.goneRanks(), err
+			}
+			return time.Time{}, arrivals, nil, &MissingError{Point: point, Missing: missing, After: timeout}
+		}
+		if now.After(nextSay) && r.Waiting != nil {
+			nextSay = now.Add(5 * time.Second)
+			r.Waiting(Wait{Point: point, Missing: missing, Waited: now.Sub(began), Timeout: timeout})
 		}
 		t := time.NewTimer(poll)
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return time.Time{}, arrivals, ctx.Err()
+			return time.Time{}, arrivals, nil, ctx.Err()
 		case <-t.C:
 		}
 	}
@@ -117,6 +219,9 @@ func (r *Rendezvous) Meet(ctx context.Context, point string) (time.Time, []Arriv
 // start is the agreed instant, converted to this machine's clock, after
 // the skew check.
 func (r *Rendezvous) start(arrivals []Arrival, margin time.Duration) (time.Time, []Arrival, error) {
+	if len(arrivals) == 0 {
+		return time.Now(), arrivals, nil
+	}
 	last := arrivals[0].Arrived
 	lo, hi := arrivals[0], arrivals[0]
 	for _, a := range arrivals {
@@ -160,42 +265,9 @@ func (r *Rendezvous) list(ctx context.Context, dir string) ([]Arrival, error) {
 // worker has passed them, since all are at point now.
 func (r *Rendezvous) forgetBefore(ctx context.Context, point string) {
 	for _, p := range r.done {
-		_ = r.deleteUnder(ctx, r.Prefix+p+"/"+fmt.Sprintf("rank-%06d.", r.Worker.Rank))
+		_ = r.deleteMarkers(ctx, r.Prefix+p+"/"+fmt.Sprintf("rank-%06d.", r.Worker.Rank))
 	}
 	r.done = append(r.done[:0], point)
-}
-
-// Leave ends this worker's part: its last markers go once every worker
-// has left (the last to leave removes what is left of the meeting).
-func (r *Rendezvous) Leave(ctx context.Context) error {
-	if r.Worker.Solo() {
-		return nil
-	}
-	dir := r.Prefix + "left/"
-	me := Arrival{Rank: r.Worker.Rank, Arrived: time.Now().Add(r.Clock.Offset), Offset: r.Clock.Offset}
-	if _, err := r.Store.Put(ctx, dir+markerName(me), strings.NewReader(""), 0, storage.PutOptions{}); err != nil {
-		return err
-	}
-	left, err := r.list(ctx, dir)
-	if err != nil || len(left) < r.Worker.N() {
-		return err
-	}
-	return r.deleteUnder(ctx, r.Prefix)
-}
-
-// deleteUnder deletes the keys listed under prefix, and nothing the
-// listing returns outside it.
-func (r *Rendezvous) deleteUnder(ctx context.Context, prefix string) error {
-	keys, err := storage.KeysUnder(ctx, r.Store, prefix)
-	if err != nil {
-		return err
-	}
-	for _, k := range keys {
-		if err := r.Store.Delete(ctx, k); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 func missing(arrivals []Arrival, n int) []int {

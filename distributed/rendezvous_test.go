@@ -53,7 +53,7 @@ func TestWorkersMeetThroughTheStore(t *testing.T) {
 					return
 				}
 			}
-			errs[r] = rv.Leave(context.Background())
+			errs[r] = rv.Leave(context.Background(), nil)
 		})
 	}
 	wg.Wait()

@@ -93,9 +93,12 @@ func (h *hosts) run(i int, env []string, dir string, name string, args ...string
 }
 
 // MinIO on one host, three workers on three others; one worker is killed
-// in the middle of the main step. The other two go on (their cleanup waits
-// for it, then cleans up without it), the merge of what was written says
-// "partial 2/3" and adds up the two, and --require-all refuses it.
+// (SIGKILL) in the middle of the main step. The other two finish it, find
+// at the cleanup meeting within seconds that it gave no sign of life (not
+// after their 90 s rendezvous timeout), clean up what they and it wrote
+// (nothing of the run is left in the bucket) and end well. The merge of
+// what was written says PARTIAL 2/3 in its first line, adds up the two,
+// and exits 1 unless --allow-partial.
 func TestWorkersOnSeparateHosts(t *testing.T) {
 	h := newHosts(t, 4)
 	bin, err := testenv.MinIOBinary()
@@ -121,7 +124,7 @@ func TestWorkersOnSeparateHosts(t *testing.T) {
 	}
 	args := func(rank int) []string {
 		return []string{"get", "--endpoint-url", ep, "--bucket", "bench", "--worker", fmt.Sprintf("%d/3", rank), "--run-id", "ns-run",
-			"--duration", "4s", "-c", "6", "--objects", "60", "--size", "4KiB", "--out", dir + "/", "--rendezvous-timeout", "8s"}
+			"--duration", "4s", "-c", "6", "--objects", "60", "--size", "4KiB", "--out", dir + "/", "--rendezvous-timeout", "90s"}
 	}
 	var workers []*exec.Cmd
 	var logs []*bufio.Scanner
@@ -135,22 +138,38 @@ func TestWorkersOnSeparateHosts(t *testing.T) {
 		}
 	}
 	_ = workers[2].Process.Signal(syscall.SIGKILL)
+	said := make([]chan string, 2)
 	for rank := range 2 {
+		said[rank] = make(chan string, 1)
 		go func() {
+			var out strings.Builder
 			for logs[rank].Scan() {
+				out.WriteString(logs[rank].Text() + "\n")
 			}
+			said[rank] <- out.String()
 		}()
 		if err := workers[rank].Wait(); err != nil {
-			t.Fatalf("worker %d: %v", rank, err)
+			t.Fatalf("worker %d: %v\n%s", rank, err, <-said[rank])
 		}
+		if log := <-said[rank]; !strings.Contains(log, "worker 2 is gone (it gave no sign of life for") {
+			t.Errorf("worker %d does not say worker 2 died:\n%s", rank, log)
+		}
+	}
+	if left := h.listBucket(t, creds, ep); len(left) != 0 {
+		t.Errorf("objects of the run left in the bucket after the survivors' cleanup: %v", left)
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "ns-run", "worker-*.json"))
 	if len(files) != 2 {
 		t.Fatalf("want the results of workers 0 and 1, got %v", files)
 	}
-	m := objbench(t, dir, nil, "merge", filepath.Join(dir, "ns-run"), "-o", "merged.json").mustSucceed(t)
-	if !strings.Contains(m.stdout, "PARTIAL 2/3") || !strings.Contains(m.stdout, "no result from worker(s) 2") {
-		t.Errorf("merge does not say it is partial:\n%s", m.stdout)
+	m := objbench(t, dir, nil, "merge", filepath.Join(dir, "ns-run"), "-o", "merged.json", "--allow-partial").mustSucceed(t)
+	if first, _, _ := strings.Cut(m.stdout, "\n"); !strings.Contains(first, "PARTIAL RESULT 2/3") || !strings.Contains(first, "no result from worker(s) 2") {
+		t.Errorf("merge does not say first that it is partial:\n%s", m.stdout)
+	}
+	for _, f := range files {
+		if w := readResult(t, f); !w.CleanedUp || w.Worker == nil || len(w.Worker.Gone) != 1 || w.Worker.Gone[0] != 2 {
+			t.Errorf("%s: cleaned up %v, worker %+v; want cleaned up, worker 2 gone", f, w.CleanedUp, w.Worker)
+		}
 	}
 	merged := readResult(t, filepath.Join(dir, "merged.json"))
 	var ops int64
@@ -164,7 +183,20 @@ func TestWorkersOnSeparateHosts(t *testing.T) {
 	if put := merged.Steps[0].Streams[0].Totals[0]; put.OK != 40 {
 		t.Errorf("prepare by workers 0 and 1: %d objects, want their 40 of the 60", put.OK)
 	}
-	if r := objbench(t, dir, nil, "merge", filepath.Join(dir, "ns-run"), "-o", "m2.json", "--require-all"); r.code != 1 {
-		t.Errorf("--require-all on a partial merge: exit %d, want 1", r.code)
+	if r := objbench(t, dir, nil, "merge", filepath.Join(dir, "ns-run"), "-o", "m2.json"); r.code != 1 || !strings.Contains(r.stderr, "--allow-partial") {
+		t.Errorf("a partial merge: exit %d, want 1 naming --allow-partial\n%s", r.code, r.stderr)
 	}
+}
+
+// listBucket is what MinIO at ep lists under the run's namespace, asked
+// from host 1 (a GET run that reads what is there: it refuses to start,
+// naming the prefix, when nothing is).
+func (h *hosts) listBucket(t *testing.T, creds []string, ep string) []string {
+	t.Helper()
+	r := h.run(1, creds, t.TempDir(), binary, "get", "--endpoint-url", ep, "--bucket", "bench", "--no-prepare", "--prefix", "objbench/ns-run/",
+		"--ops", "1", "-q", "-o", "list.json")
+	if r.code != 0 && strings.Contains(r.stderr, `no objects under "objbench/ns-run/"`) {
+		return nil
+	}
+	return []string{fmt.Sprintf("exit %d: %s%s", r.code, r.stdout, r.stderr)}
 }

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/objbench/objbench/distributed"
 	"github.com/objbench/objbench/metrics"
 	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/workload"
@@ -74,7 +75,11 @@ func (r *runState) cleanupWork(ctx context.Context, sp workload.Stream) (fixedWo
 		if err != nil {
 			return fixedWork{}, nil, err
 		}
-		return space.enumerate(metrics.OpDelete, r.cfg.Worker), nil, nil
+		fw := space.enumerate(metrics.OpDelete, r.cfg.Worker)
+		for _, rank := range r.adopted { // a dead worker's part too
+			fw = fw.then(space.enumerate(metrics.OpDelete, distributed.Worker{Rank: rank, Size: r.cfg.Worker.N()}))
+		}
+		return fw, nil, nil
 	}
 	stores := r.everyStore()
 	if len(ks.Buckets) > 0 {

@@ -42,7 +42,23 @@ func deleteKey(ctx context.Context, st storage.Store, key string) error {
 // run's workers (theirs to remove), and of a run split across processes
 // one of the keys that hash to this worker.
 func (r *runState) ownKey(key string) bool {
-	return !strings.HasPrefix(key, r.cfg.Namespace+distributed.MarkerDir) && r.cfg.Worker.Owns(int64(keySeed(key)>>1))
+	if strings.HasPrefix(key, r.cfg.Namespace+distributed.MarkerDir) {
+		return false
+	}
+	h := int64(keySeed(key) >> 1)
+	return r.cfg.Worker.Owns(h) || r.adopts(int(h%int64(r.cfg.Worker.N())))
+}
+
+// adopts reports whether this worker also deletes what worker rank
+// wrote: that worker died, and this one cleans up for it
+// (Config.Adopted, asked at each cleanup and dispose step).
+func (r *runState) adopts(rank int) bool {
+	for _, a := range r.adopted {
+		if a == rank && a != r.cfg.Worker.Rank {
+			return true
+		}
+	}
+	return false
 }
 
 // sweep follows a cleanup step whose deletes failed: it lists each

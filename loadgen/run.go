@@ -53,6 +53,16 @@ type Config struct {
 	// cleanup and dispose included) and may block, to start the step with
 	// the other workers; an error stops the run (cleanup still runs).
 	BeforeStep func(ctx context.Context, st workload.Stage, step int) error
+	// Stopping, if set, is called once when the run will start no more
+	// steps but cleanup and dispose (a step failed, the run was aborted
+	// or interrupted), with a word or two of why: the other workers of a
+	// split run then stop waiting for this one.
+	Stopping func(why string)
+	// Adopted, if set, is asked at each cleanup and dispose step for the
+	// ranks (of a split run) whose objects this worker deletes besides
+	// its own: those of workers that died. Rank 0's buckets are disposed
+	// of by whoever adopts it.
+	Adopted func() []int
 	// OpenLoopHorizon is how long an op may take (the request timeout):
 	// an open-loop stream without max_workers grows to its peak rate times
 	// this many workers (WorkerCap). 0: DefaultOpenLoopHorizon.
@@ -126,6 +136,7 @@ type runState struct {
 	// Both change only between steps.
 	bucketNames map[storage.Store]string
 	logStep     string
+	adopted     []int // dead workers' ranks this one cleans up for (Config.Adopted)
 }
 
 // abort stops the run (the first reason wins): no more steps but cleanup.
@@ -177,7 +188,12 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 	defer r.closeAll()
 	out := &Outcome{}
 	var failed error
+	stopping := false
 	for _, st := range cfg.Spec.Stages {
+		if !stopping && cfg.Stopping != nil && (failed != nil || runCtx.Err() != nil) {
+			stopping = true
+			cfg.Stopping(stopWord(ctx, r, failed))
+		}
 		if failed != nil && st.Kind != result.KindCleanup && st.Kind != result.KindDispose {
 			continue
 		}
@@ -195,6 +211,19 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 	}
 	r.mu.Unlock()
 	return out, failed
+}
+
+// stopWord says in a word or two why a run stops before its end.
+func stopWord(ctx context.Context, r *runState, failed error) string {
+	switch {
+	case ctx.Err() != nil:
+		return "interrupted"
+	case r.aborted() != "":
+		return "aborted " + r.aborted()
+	case failed != nil:
+		return "failed"
+	}
+	return "stopped"
 }
 
 // preflight fails before any stage for what the target cannot do at all.
@@ -255,10 +284,13 @@ func (r *runState) runStage(ctx, runCtx context.Context, st workload.Stage, out 
 		if err := r.beforeStep(cctx, st, 0); err != nil {
 			return err
 		}
+		if r.cfg.Adopted != nil && !r.cfg.Worker.Solo() {
+			r.adopted = r.cfg.Adopted()
+		}
 		var step result.Step
 		var err error
 		switch {
-		case st.Kind == result.KindDispose && r.cfg.Worker.Rank > 0:
+		case st.Kind == result.KindDispose && r.cfg.Worker.Rank > 0 && !r.adopts(0): // rank 0 disposes, or who cleans up for it
 			step = result.Step{Stage: st.Name, Kind: string(st.Kind), Start: time.Now(), Notes: []string{"buckets are disposed of by worker 0"}}
 		case st.Kind == result.KindDispose:
 			step, err = r.dispose(cctx, st)

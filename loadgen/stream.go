@@ -119,6 +119,17 @@ type fixedWork struct {
 	pull func() (t task, ok bool, cause string)
 }
 
+// then is f followed by g (both indexed: at, not pull).
+func (f fixedWork) then(g fixedWork) fixedWork {
+	n := f.n
+	return fixedWork{n: f.n + g.n, at: func(w *worker, i int64) task {
+		if i < n {
+			return f.at(w, i)
+		}
+		return g.at(w, i-n)
+	}}
+}
+
 // stopper ends a stream's issuing once, remembering the first reason.
 type stopper struct {
 	once   sync.Once

@@ -63,9 +63,9 @@ func (r *runState) checkVersioned(ctx context.Context, sp workload.Stream, store
 // deleteVersions removes every version and delete marker under prefix in
 // each store (storage.DeleteVersionsUnder: a listing with a key outside
 // prefix deletes nothing) and says how many went. Of a run split across
-// processes, worker 0 does it.
+// processes, worker 0 does it (or whoever cleans up for it).
 func (r *runState) deleteVersions(ctx context.Context, stores []storage.Store, prefix string) (string, error) {
-	if !r.cfg.Worker.Solo() && r.cfg.Worker.Rank > 0 {
+	if !r.cfg.Worker.Solo() && r.cfg.Worker.Rank > 0 && !r.adopts(0) {
 		return "", nil
 	}
 	total := 0

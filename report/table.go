@@ -101,6 +101,7 @@ func WriteTable(w io.Writer, r *result.Run) error {
 
 // WriteRates prints only the latency/throughput table (--quiet).
 func WriteRates(w io.Writer, r *result.Run) error {
+	writeWarnings(w, r) // before any figure: a partial or failed run
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	streams := multiStream(r)
 	head := "STAGE\t"

@@ -62,3 +62,54 @@ func orDash(s string) string {
 	}
 	return s
 }
+
+// Warnings are what a reader must see before any figure of r: a merge
+// that lacks workers or holds failed ones, a run that failed, a rank that
+// two processes claimed, workers that died and were cleaned up for.
+func Warnings(r *result.Run) []string {
+	var out []string
+	if ws := r.Workers; ws != nil && r.Partial() != "" {
+		s := fmt.Sprintf("PARTIAL RESULT %s: the figures cover only the workers merged", r.Partial())
+		if len(ws.Missing) > 0 {
+			s += fmt.Sprintf("; no result from worker(s) %s", ranks(ws.Missing))
+		}
+		for _, p := range ws.Parts {
+			if p.Ended != "" {
+				s += fmt.Sprintf("; worker %d %s", p.Rank, p.Ended)
+			}
+		}
+		out = append(out, s)
+	}
+	if f := r.Failure; f != nil && r.Workers == nil {
+		s := "FAILED: " + f.Cause
+		if f.Step != "" {
+			s = "FAILED at " + f.Step + ": " + f.Cause
+		}
+		out = append(out, s)
+	}
+	parts := []result.Worker{}
+	switch {
+	case r.Worker != nil:
+		parts = append(parts, *r.Worker)
+	case r.Workers != nil:
+		for _, p := range r.Workers.Parts {
+			parts = append(parts, p.Worker)
+		}
+	}
+	for _, w := range parts {
+		for _, h := range w.Refused {
+			out = append(out, fmt.Sprintf("WARNING: a second process (host %s) claimed worker %d's rank and was refused: check the launcher's ranks", h, w.Rank))
+		}
+		if len(w.Adopted) > 0 {
+			out = append(out, fmt.Sprintf("WARNING: worker(s) %s died; worker %d cleaned up what they wrote", ranks(w.Adopted), w.Rank))
+		}
+	}
+	return out
+}
+
+// writeWarnings prints Warnings first, one line each.
+func writeWarnings(w io.Writer, r *result.Run) {
+	for _, s := range Warnings(r) {
+		fmt.Fprintln(w, s)
+	}
+}

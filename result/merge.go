@@ -82,7 +82,7 @@ func mergeParts(parts []part, feed func(*mergePlan) error) (*Run, error) {
 	}
 	out := &Run{RunInfo: first.RunInfo, Machine: first.Machine, Target: first.Target, Spec: first.Spec, CleanedUp: true,
 		Workers: &Workers{Size: parts[0].size}}
-	out.Schema = Version
+	out.Schema, out.Failure = Version, nil
 	pl, err := mergeSteps(parts)
 	if err != nil {
 		return nil, err
@@ -98,6 +98,13 @@ func mergeParts(parts []part, feed func(*mergePlan) error) (*Run, error) {
 		out.Interrupted = out.Interrupted || r.Interrupted
 		if out.Aborted == "" {
 			out.Aborted, out.AbortDetail = r.Aborted, r.AbortDetail
+		}
+		if r.Failure != nil && out.Failure == nil { // the first worker's failure, by rank
+			f := *r.Failure
+			if r.Worker != nil {
+				f.Cause = fmt.Sprintf("worker %d: %s", r.Worker.Rank, f.Cause)
+			}
+			out.Failure = &f
 		}
 		out.CleanedUp = out.CleanedUp && r.CleanedUp
 		out.Workers.Parts = append(out.Workers.Parts, workerResults(p, p.file, steps)...)
@@ -200,6 +207,10 @@ func workerResults(p part, file string, steps int) []WorkerResult {
 		w.P99us = own[0].P99
 	}
 	switch {
+	case r.Failure != nil && r.Failure.Step != "":
+		w.Ended = "failed at " + r.Failure.Step + ": " + r.Failure.Cause
+	case r.Failure != nil:
+		w.Ended = "failed: " + r.Failure.Cause
 	case r.Interrupted:
 		w.Ended = "interrupted"
 	case r.Aborted != "":

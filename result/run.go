@@ -32,7 +32,10 @@ import (
 //	7: per-second histograms in the split form (packedsplit.go): gaps and
 //	   counts in runs of fixed width, so that a merge adds eight buckets
 //	   at once; files as small as version 6's
-const Version = 7
+//	8: a run's failure (its cause and the step it reached); a worker's
+//	   refused second claimants of its rank, and the ranks it found dead
+//	   and cleaned up for
+const Version = 8
 
 // RunInfo identifies a run and says how it ended; a result file and its
 // summary both begin with it.
@@ -44,6 +47,16 @@ type RunInfo struct {
 	Finished    time.Time `json:"finished"`
 	Interrupted bool      `json:"interrupted"`
 	Aborted     string    `json:"aborted,omitempty"`
+	// Failure says why the run failed, when it did: the error that
+	// stopped it and the step it had reached. A worker of a split run
+	// records its own, so that a merge never shows it as ended well.
+	Failure *Failure `json:"failure,omitempty"`
+}
+
+// Failure is why a run failed, and where.
+type Failure struct {
+	Cause string `json:"cause"`
+	Step  string `json:"step,omitempty"` // the step it had reached ("" before the first)
 }
 
 // Run is one run's result file.
@@ -79,6 +92,13 @@ type Worker struct {
 	// puts every worker's seconds on the store's clock with it.
 	ClockOffset time.Duration `json:"clock_offset_ns"`
 	ClockError  time.Duration `json:"clock_error_ns"`
+	// Refused are the hosts of processes that claimed this worker's rank
+	// after it and were refused (a launcher's mistake: they ran nothing).
+	Refused []string `json:"refused_claimants,omitempty"`
+	// Gone are the ranks this worker found dead (no sign of life) at a
+	// cleanup meeting; Adopted those whose objects it deleted for them.
+	Gone    []int `json:"gone,omitempty"`
+	Adopted []int `json:"adopted,omitempty"`
 }
 
 // Workers is a merged run's account of its parts.

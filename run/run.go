@@ -5,6 +5,8 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"hash/fnv"
 	"net"
 	"time"
@@ -124,27 +126,31 @@ func Run(ctx context.Context, sp workload.Spec, tgt *Target, o Options) (*result
 	if !o.NoWatch {
 		w = startWatch(ctx, res.Target, o.LinkSpeed, onSample, note)
 	}
-	meet, err := rendezvous(ctx, tgt, res, o)
+	meet, err := rendezvous(ctx, tgt, res, sp, o, note)
 	if err != nil {
-		closeWatch(w, res)
-		return nil, err
+		return failedToJoin(ctx, meet, w, res, err)
 	}
 	cfg := loadgen.Config{Store: tgt.Store, Spec: sp, Namespace: res.Target.Namespace, Block: block, Seed: o.Seed,
-		Worker: o.Worker, BeforeStep: meet.beforeStep, Repeat: o.Repeat,
+		Worker: o.Worker, BeforeStep: meet.beforeStep, Stopping: meet.stopping, Adopted: meet.adoptedRanks, Repeat: o.Repeat,
 		Grace: o.Grace, CleanupTimeout: o.CleanupTimeout, MaxErrors: o.MaxErrors, NoCleanup: o.NoCleanup,
 		Dataset: sp.Dataset != "" && !o.DeleteDataset, DeleteDataset: sp.Dataset != "" && o.DeleteDataset,
 		OpenLoopHorizon: o.OpenLoopHorizon, OpenBucket: tgt.BucketOpener(max(o.MaxConns, 1)),
 		OnStep: o.OnStep, StepStarted: w.stepStarted, OnSecond: o.OnSecond, OpLog: o.OpLog, Replay: o.Replay}
 	hookLive(&cfg, view)
 	out, runErr := loadgen.Run(ctx, cfg)
-	meet.leave(ctx)
-	res.Finished = time.Now()
 	if out == nil {
+		meet.stopping("failed")
+		meet.leave(ctx)
 		closeWatch(w, res)
 		return nil, runErr
 	}
 	res.Steps, res.Interrupted, res.Aborted, res.CleanedUp = out.Steps, out.Interrupted, out.Aborted, out.CleanedUp
 	res.AbortDetail, res.CleanupNote = out.AbortDetail, out.CleanupNote
+	if runErr != nil {
+		res.Failure = &result.Failure{Cause: runErr.Error(), Step: lastStep(out.Steps)}
+	}
+	meet.finish(ctx, res, tgt.Store)
+	res.Finished = time.Now()
 	if o.ReplayInfo != nil {
 		res.Replay = o.ReplayInfo()
 	}
@@ -156,6 +162,34 @@ func Run(ctx context.Context, sp workload.Spec, tgt *Target, o Options) (*result
 }
 
 func closeWatch(w *watch, res *result.Run) { w.finish(res) }
+
+// failedToJoin is the result of a worker that could not join the others:
+// it says why, so that a merge never shows the worker as ended well. A
+// second claimant of a rank gets no result: the rank's file is its
+// holder's.
+func failedToJoin(ctx context.Context, meet *meeting, w *watch, res *result.Run, err error) (*result.Run, error) {
+	closeWatch(w, res)
+	var dup *distributed.DuplicateError
+	if errors.As(err, &dup) {
+		return nil, err
+	}
+	meet.stopping("failed to join")
+	meet.leave(ctx)
+	res.Finished = time.Now()
+	res.Failure = &result.Failure{Cause: err.Error(), Step: "joining the other workers"}
+	return res, err
+}
+
+// lastStep names the last step a run reached before cleanup ("main step
+// 2"), "" when none ran.
+func lastStep(steps []result.Step) string {
+	for i := len(steps) - 1; i >= 0; i-- {
+		if k := steps[i].Kind; k != result.KindCleanup && k != result.KindDispose {
+			return fmt.Sprintf("%s step %d", steps[i].Stage, steps[i].Step+1)
+		}
+	}
+	return ""
+}
 
 // hookLive feeds v from the run's hooks, after the ones already set.
 func hookLive(cfg *loadgen.Config, v *live.View) {

@@ -23,7 +23,8 @@ type mergeOptions struct {
 	target     targetOptions
 	out        string
 	csv, html  string
-	requireAll bool
+	requireAll bool // deprecated: the default
+	allowPart  bool
 	quiet      bool
 	memLimit   string
 }
@@ -42,9 +43,11 @@ the part every worker measured, and every rate and percentile is computed
 again from the merged records, never averaged.
 
 A missing worker, or one whose run failed or was cut short, makes the
-result "partial k/N"; report, compare and the HTML page show it, and
---require-all makes it an error. The merged file is an ordinary result file:
-report, compare, report --html and merge itself read it.
+result "partial k/N": the merged file is still written, its report, CSV
+and HTML page say PARTIAL in their first lines, and merge exits 1 so that
+a script notices; --allow-partial accepts it (exit 0). The merged file is
+an ordinary result file: report, compare, report --html and merge itself
+read it.
 
 Result files of version 5 keep their per-second records packed until the
 merge reads them, every file side by side in the order of the merged
@@ -56,7 +59,7 @@ there; a merge that needs more still runs). With 0, it runs as usual.
 bench/merge.sh measures a 100-worker hour.`,
 		Example: `  objbench merge objbench-results/RUN-ID/ -o merged.json
   objbench merge s3://results/runs/RUN-ID/ --endpoint-url http://10.0.0.5:9000 -o merged.json
-  objbench merge worker-0.json worker-1.json worker-2.json --require-all`,
+  objbench merge worker-0.json worker-1.json --allow-partial   # worker 2 died: merge what there is`,
 		Args: positional(1, -1, "the workers' results: a directory, s3://BUCKET/PREFIX/ or result files"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runMerge(cmd.Context(), env, o, args)
@@ -67,7 +70,9 @@ bench/merge.sh measures a 100-worker hour.`,
 	f.StringVarP(&o.out, "out", "o", "", "merged result file (default objbench-results/RUN-ID-merged.json)")
 	f.StringVar(&o.csv, "csv", "", "also write the merged table as CSV")
 	f.StringVar(&o.html, "html", "", "also write the merged report as an HTML page")
-	f.BoolVar(&o.requireAll, "require-all", false, "fail (exit 1) unless every worker's result is there and ended well")
+	f.BoolVar(&o.allowPart, "allow-partial", false, "exit 0 though workers are missing or failed (the merged result still says PARTIAL)")
+	f.BoolVar(&o.requireAll, "require-all", false, "fail (exit 1) unless every worker's result is there and ended well: the default now")
+	_ = f.MarkDeprecated("require-all", "it is the default; --allow-partial accepts a partial merge")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "print only the latency/throughput table")
 	f.StringVar(&o.memLimit, "memory-limit", "1GiB", "soft limit of the merge's memory (0: none)")
 	return cmd
@@ -106,8 +111,8 @@ func runMerge(ctx context.Context, env Env, o *mergeOptions, args []string) erro
 	if err := finish(env, bo, merged, out, nil, notes(env, o.quiet)); err != nil {
 		return err
 	}
-	if p := merged.Partial(); p != "" && o.requireAll {
-		return fmt.Errorf("partial result %s: missing workers %v, failed %v (--require-all)", p, merged.Workers.Missing, merged.Workers.Failed)
+	if p := merged.Partial(); p != "" && !o.allowPart {
+		return fmt.Errorf("partial result %s written to %s: missing workers %v, failed %v (with --allow-partial a partial merge exits 0)", p, out, merged.Workers.Missing, merged.Workers.Failed)
 	}
 	return nil
 }

@@ -153,6 +153,11 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 			runErr = errors.Join(runErr, err)
 		}
 	}
+	var dup *distributed.DuplicateError
+	var plan *distributed.PlanError
+	if errors.As(runErr, &dup) || errors.As(runErr, &plan) {
+		runErr = inputError{runErr} // the launch, not the store, is at fault: exit 2
+	}
 	if res == nil {
 		return runErr
 	}

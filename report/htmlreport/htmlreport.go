@@ -28,14 +28,16 @@ func execute(w io.Writer, name string, data any) error {
 
 // page is what the template shows.
 type page struct {
-	Title   string
-	Facts   [][2]string
-	Verdict []string
-	Table   string
-	Spec    string
-	Time    []template.HTML // charts on the run's time axis
-	Shape   []template.HTML // distribution and sweep
-	Missing []string        // what could not be drawn, and why
+	Title string
+	Facts [][2]string
+	// Warnings come first on the page: a partial or failed run.
+	Warnings []string
+	Verdict  []string
+	Table    string
+	Spec     string
+	Time     []template.HTML // charts on the run's time axis
+	Shape    []template.HTML // distribution and sweep
+	Missing  []string        // what could not be drawn, and why
 }
 
 // Write renders r as one self-contained HTML page.
@@ -48,7 +50,7 @@ func Write(w io.Writer, r *result.Run) error {
 }
 
 func build(r *result.Run) (*page, error) {
-	pg := &page{Title: "objbench " + r.RunID, Facts: facts(r), Verdict: verdict(r)}
+	pg := &page{Title: "objbench " + r.RunID, Warnings: report.Warnings(r), Facts: facts(r), Verdict: verdict(r)}
 	var tbl bytes.Buffer
 	if err := report.WriteTable(&tbl, r); err != nil {
 		return nil, err
