@@ -53,7 +53,7 @@ type Rendezvous struct {
 	mu       sync.Mutex
 	done     []string // points passed, whose own markers can go
 	nonce    string
-	signs    map[int]sign // the others' signs of life, as last seen
+	signs    map[int]sign   // the others' signs of life, as last seen
 	dead     map[int]string // ranks left out of a cleanup meeting, and why: not waited for again
 	stopBeat func()
 	beatDone chan struct{}

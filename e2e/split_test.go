@@ -149,4 +149,3 @@ func TestWorkersWhoseMeetingFailsSaySo(t *testing.T) {
 		t.Errorf("merge: exit %d\n%s\n%s", m.code, m.stdout, m.stderr)
 	}
 }
-

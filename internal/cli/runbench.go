@@ -82,7 +82,7 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 	}
 	defer func() { _ = tgt.Close(context.WithoutCancel(ctx)) }()
 	sp = sp.ForTarget(o.target.target, tgt.Info.Kind) // a stream's per_target counts
-	if err := checkSplit(sp, wk); err != nil { // every process refuses alike, before any load
+	if err := checkSplit(sp, wk); err != nil {        // every process refuses alike, before any load
 		closeListener(ln)
 		return err
 	}
