@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/storage"
@@ -211,6 +213,68 @@ func TestCOSBenchHashCheckReadsOthersObjects(t *testing.T) {
 			}
 			if !strings.Contains(notes, "objects read with hashCheck carried no COSBench checksum") {
 				t.Errorf("no note of the objects without a trailer:\n%s", notes)
+			}
+		})
+	}
+}
+
+// TestCOSBenchDelayAndStageIDs: a workstage named delay sleeps its
+// closuredelay and runs nothing else, a delay work in a workstage of
+// another name is run (its closuredelay waited) with a warning that
+// COSBench fails there (dev/cosbench-controller/src/com/intel/cosbench/
+// controller/service/WorkloadProcessor.java, runStage; dev/cosbench-driver/
+// src/com/intel/cosbench/driver/operator/Operators.java has no delay), and
+// COSBench's CSV numbers the stages as COSBench does, one per workstage
+// ("s" + index + "-" + name), however many steps objbench ran for one
+// (createContainer's init, a closuredelay's wait).
+func TestCOSBenchDelayAndStageIDs(t *testing.T) {
+	doc := cosDoc("s3", `
+    <workstage name="prepare"><work type="prepare" workers="1" config="cprefix=dl;containers=r(1,1);objects=r(1,4);sizes=c(1)KB;createContainer=true" /></workstage>
+    <workstage name="main" closuredelay="1"><work name="m" workers="1" totalOps="8">
+      <operation type="read" config="cprefix=dl;containers=c(1);objects=u(1,4)" /></work></workstage>
+    <workstage name="pause" closuredelay="1"><work type="delay" workers="1" /></workstage>
+    <workstage name="delay" closuredelay="1"><work name="skipped" workers="1" totalOps="8">
+      <operation type="write" config="cprefix=dl;containers=c(1);objects=u(5,8);sizes=c(1)KB" /></work></workstage>
+    <workstage name="cleanup"><work type="cleanup" workers="1" config="cprefix=dl;containers=r(1,1);objects=r(1,8);deleteContainer=true" /></workstage>`)
+	wantIDs := []string{"s1-prepare", "s2-main", "pause", "delay", "s5-cleanup"}
+	for _, s := range cosStores(t) {
+		t.Run(s.name, func(t *testing.T) {
+			dir := t.TempDir()
+			r, res := s.run(t, "ids", doc, "--cosbench-csv", dir)
+			if r.code != 0 || res == nil {
+				t.Fatalf("exit %d:\n%s", r.code, r.stderr)
+			}
+			if !strings.Contains(r.stderr, `delay work in workstage "pause": COSBench fails this stage`) ||
+				!strings.Contains(r.stderr, `workstage "delay" runs only its closuredelay of 1s, as in COSBench: its main works are not run`) {
+				t.Errorf("warnings:\n%s", r.stderr)
+			}
+			waited := 0
+			for _, st := range res.Steps {
+				if st.Kind == result.KindDelay && st.Elapsed >= time.Second {
+					waited++
+				}
+				if st.Kind == result.KindMain && st.Stage == "delay" {
+					t.Errorf("the works of the workstage named delay ran")
+				}
+			}
+			if waited != 3 { // main's closuredelay, pause, delay
+				t.Errorf("%d delays of 1 s waited, want 3", waited)
+			}
+			rows := readCSV(t, filepath.Join(dir, "w1-t", "w1-t.csv"))
+			var ids []string
+			for _, row := range rows[1:] {
+				ids = append(ids, row[0])
+			}
+			if !slices.Equal(ids, wantIDs) {
+				t.Errorf("the workload CSV's stages %q, want %q", ids, wantIDs)
+			}
+			for _, f := range []string{"s1-prepare.csv", "s2-main.csv", "s5-cleanup.csv"} {
+				if rows := readCSV(t, filepath.Join(dir, "w1-t", f)); len(rows) < 3 {
+					t.Errorf("%s has %d rows", f, len(rows))
+				}
+			}
+			if got := s.objects(t, "dl1"); got != nil {
+				t.Errorf("the bucket createContainer made was not removed: %v", got)
 			}
 		})
 	}

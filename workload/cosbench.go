@@ -217,11 +217,26 @@ func (c *cdec) workstage(ws *xnode, i int, cfg kvConfig, storage *Storage) []Sta
 	if len(ws.kidsNamed("work")) == 0 {
 		c.fail(ws, "workstage %q has no <work>", name)
 	}
-	if len(groups) > 1 {
-		c.warn(ws, "workstage %q mixes %s works; objbench runs them as %d stages one after the other, not at the same time", name, groupKinds(groups), len(groups))
-	}
 	delay := c.closureDelay(ws)
-	return c.stagesOf(ws, name, groups, delay)
+	var out []Stage
+	if name == "delay" && delay > 0 {
+		// COSBench's controller sleeps in a stage named delay and runs
+		// none of its works (dev/cosbench-controller/src/com/intel/
+		// cosbench/controller/service/WorkloadProcessor.java, runStage).
+		if kinds := groupKinds(groups); kinds != "" && kinds != string(KindDelay) {
+			c.warn(ws, "workstage \"delay\" runs only its closuredelay of %v, as in COSBench: its %s works are not run", delay, kinds)
+		}
+		out = []Stage{{Name: name, Kind: KindDelay, Delay: delay, Pos: c.pos(ws)}}
+	} else {
+		if len(groups) > 1 {
+			c.warn(ws, "workstage %q mixes %s works; objbench runs them as %d stages one after the other, not at the same time", name, groupKinds(groups), len(groups))
+		}
+		out = c.stagesOf(ws, name, groups, delay)
+	}
+	for k := range out {
+		out[k].Workstage = &Workstage{Index: i + 1, Name: name}
+	}
+	return out
 }
 
 func groupKinds(gs []*stageGroup) string {
@@ -256,10 +271,15 @@ func (c *cdec) stagesOf(ws *xnode, name string, groups []*stageGroup, delay time
 			stName = name + " (" + string(g.kind) + ")"
 		}
 		if g.kind == KindDelay {
+			// COSBench's driver has no delay operator (dev/cosbench-driver/
+			// src/com/intel/cosbench/driver/operator/Operators.java): a
+			// delay work fails its stage, unless the stage is named delay.
+			const fails = "COSBench fails this stage (its driver has no delay operator; only a workstage named delay sleeps)"
 			if delay <= 0 {
-				c.warn(ws, "delay stage %q has closuredelay 0: it waits for nothing and is skipped", name)
+				c.warn(ws, "delay work in workstage %q with closuredelay 0: %s; objbench waits for nothing and skips it", name, fails)
 				continue
 			}
+			c.warn(ws, "delay work in workstage %q: %s; objbench waits its closuredelay of %v", name, fails, delay)
 			out = append(out, Stage{Name: stName, Kind: KindDelay, Delay: delay, Pos: at})
 			delay = 0
 			continue

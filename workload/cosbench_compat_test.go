@@ -1,6 +1,7 @@
 package workload_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -235,5 +236,51 @@ func TestCOSBenchReadsMatchedByCoverage(t *testing.T) {
 				t.Errorf("the spec records %d warnings of %d", len(sp.Source.Warnings), len(warns))
 			}
 		})
+	}
+}
+
+// TestCOSBenchDelay: COSBench's controller sleeps only in a workstage
+// named delay, and runs none of its works then
+// (dev/cosbench-controller/src/com/intel/cosbench/controller/service/
+// WorkloadProcessor.java, runStage: stageName.equals("delay") &&
+// closuredelay > 0); a delay work elsewhere fails, its driver having no
+// delay operator (dev/cosbench-driver/src/com/intel/cosbench/driver/
+// operator/Operators.java). objbench waits there too, and says COSBench
+// would not. Every stage keeps its workstage's number and name, so
+// COSBench's CSV numbers its stages as COSBench does.
+func TestCOSBenchDelay(t *testing.T) {
+	sp, warns := decodeWarn(t, cosbench(`<workstage name="init"><work type="init" workers="1" config="containers=r(1,1)"/></workstage>
+<workstage name="delay" closuredelay="3"><work type="delay" workers="1"/></workstage>
+<workstage name="delay" closuredelay="4"><work name="w" workers="1" totalOps="5"><operation type="write" config="containers=c(1);objects=u(1,9);sizes=c(1)KB"/></work></workstage>
+<workstage name="pause" closuredelay="5"><work type="delay" workers="1"/></workstage>
+<workstage name="zero"><work type="delay" workers="1"/></workstage>
+<workstage name="main" closuredelay="2"><work name="m" workers="1" totalOps="5"><operation type="write" config="containers=c(1);objects=u(1,9);sizes=c(1)KB"/></work></workstage>`),
+		workload.DecodeOptions{})
+	type st struct {
+		kind  workload.StageKind
+		delay time.Duration
+		ws    int
+		name  string
+	}
+	var got []st
+	for _, s := range sp.Stages {
+		got = append(got, st{s.Kind, s.Delay, s.Workstage.Index, s.Workstage.Name})
+	}
+	want := []st{{"init", 0, 1, "init"}, {"delay", 3 * time.Second, 2, "delay"}, {"delay", 4 * time.Second, 3, "delay"},
+		{"delay", 5 * time.Second, 4, "pause"}, {"main", 0, 6, "main"}, {"delay", 2 * time.Second, 6, "main"}}
+	if !slices.Equal(got, want) {
+		t.Errorf("stages %v\nwant %v", got, want)
+	}
+	for _, w := range []string{
+		`c.xml:7: workstage "delay" runs only its closuredelay of 4s, as in COSBench: its main works are not run`,
+		`c.xml:8: delay work in workstage "pause": COSBench fails this stage (its driver has no delay operator; only a workstage named delay sleeps); objbench waits its closuredelay of 5s`,
+		`c.xml:9: delay work in workstage "zero" with closuredelay 0: COSBench fails this stage`,
+	} {
+		if !strings.Contains(warns, w) {
+			t.Errorf("warnings lack %q:\n%s", w, warns)
+		}
+	}
+	if strings.Contains(warns, "c.xml:6:") {
+		t.Errorf("a delay work in a workstage named delay was warned about:\n%s", warns)
 	}
 }

@@ -98,7 +98,19 @@ type Stage struct {
 	// OnError is the stage's failure policy; nil means continue (count
 	// errors, never stop).
 	OnError *FailurePolicy `json:"on_error,omitempty"`
-	Pos     Pos            `json:"-"`
+	// Workstage is, for a stage of a COSBench workload, the <workstage>
+	// it comes from: several stages may come from one (its closuredelay,
+	// createContainer, works of several types), and COSBench's CSV keeps
+	// them one stage.
+	Workstage *Workstage `json:"workstage,omitempty"`
+	Pos       Pos        `json:"-"`
+}
+
+// Workstage is a COSBench <workstage>: its place among them (from 1) and
+// its name, as COSBench numbers and names its stages ("s3-main").
+type Workstage struct {
+	Index int    `json:"index"`
+	Name  string `json:"name"`
 }
 
 // FailurePolicy stops the workflow when a stage's share of failed ops

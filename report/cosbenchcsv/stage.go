@@ -13,16 +13,18 @@ import (
 // column is one operation of one work in a stage's timeline.
 type column struct {
 	name string
-	secs map[int64]result.OpSecond // by second of the step
+	step int                       // which of the stage's steps it ran in
+	secs map[int64]result.OpSecond // by second of that step
 }
 
 // writeStage writes a stage's timeline CSV (CSVStageExporter): a row per
 // snapshot, here per second (objbench records every second, where
 // COSBench snapshots every interval), each of the seven metrics for every
 // operation of every work, then the snapshot's versions. A stage without
-// operations gets an empty file, as COSBench's does.
+// operations gets an empty file, as COSBench's does. The steps of a
+// stage follow one another, each with its own columns.
 func writeStage(w io.Writer, s stage) error {
-	cols, first, last := timeline(s.step)
+	cols := timeline(s)
 	if len(cols) == 0 {
 		return nil
 	}
@@ -43,49 +45,65 @@ func writeStage(w io.Writer, s stage) error {
 	if err := cw.WriteAll([][]string{head, append(sub, "Min-Version", "Version", "Max-Version")}); err != nil {
 		return err
 	}
-	for t := first; t <= last; t++ {
-		rec, err := stageRow(s.step, cols, t)
-		if err != nil {
-			return err
+	version := 0
+	for k, st := range s.steps {
+		first, last := int64(1<<62), int64(-1)
+		for _, c := range cols {
+			for t := range c.secs {
+				if c.step == k {
+					first, last = min(first, t), max(last, t)
+				}
+			}
 		}
-		v := strconv.FormatInt(t-first+1, 10)
-		if err := cw.Write(append(rec, v, v, v)); err != nil {
-			return err
+		for t := first; t <= last; t++ {
+			rec, err := stageRow(st, k, cols, t)
+			if err != nil {
+				return err
+			}
+			version++
+			v := strconv.Itoa(version)
+			if err := cw.Write(append(rec, v, v, v)); err != nil {
+				return err
+			}
 		}
 	}
 	cw.Flush()
 	return cw.Error()
 }
 
-// timeline gathers the step's operations and the seconds they span.
-func timeline(st *result.Step) (cols []column, first, last int64) {
-	first, last = 1<<62, -1
-	for _, s := range st.Streams {
-		index := map[string]int{}
-		for _, t := range s.Totals { // the table's order of ops
-			name, _ := opName(st.Kind, t.Op)
-			index[t.Op] = len(cols)
-			cols = append(cols, column{name: name, secs: map[int64]result.OpSecond{}})
-		}
-		for _, sec := range s.Seconds {
-			for _, o := range sec.Ops {
-				if i, ok := index[o.Op]; ok {
-					cols[i].secs[sec.T] = o
-					first, last = min(first, sec.T), max(last, sec.T)
+// timeline gathers the operations of the stage's steps with the seconds
+// each ran in.
+func timeline(s stage) (cols []column) {
+	for k, st := range s.steps {
+		for _, sr := range st.Streams {
+			index := map[string]int{}
+			for _, t := range sr.Totals { // the table's order of ops
+				name, _ := opName(st.Kind, t.Op)
+				index[t.Op] = len(cols)
+				cols = append(cols, column{name: name, step: k, secs: map[int64]result.OpSecond{}})
+			}
+			for _, sec := range sr.Seconds {
+				for _, o := range sec.Ops {
+					if i, ok := index[o.Op]; ok {
+						cols[i].secs[sec.T] = o
+					}
 				}
 			}
 		}
 	}
-	return cols, first, last
+	return cols
 }
 
-// stageRow is second t's snapshot: its end as the time of day, then each
-// metric of each column.
-func stageRow(st *result.Step, cols []column, t int64) ([]string, error) {
+// stageRow is second t of step k's snapshot: its end as the time of
+// day, then each metric of each column (those of the other steps empty).
+func stageRow(st *result.Step, k int, cols []column, t int64) ([]string, error) {
 	rec := []string{st.Start.Add(time.Duration(t+1) * time.Second).Local().Format(timeLayout)}
 	vals := make([][]string, 7)
 	for _, c := range cols {
 		o, ok := c.secs[t]
+		if c.step != k {
+			o, ok = result.OpSecond{}, false
+		}
 		ok64 := o.OK()
 		res, proc, err := secondMeans(o)
 		if err != nil {

@@ -24,7 +24,7 @@ func writeWorkload(w io.Writer, stages []stage) error {
 			return err
 		}
 		if len(ms) == 0 {
-			rec := []string{s.step.Stage}
+			rec := []string{s.name}
 			for range 15 {
 				rec = append(rec, "N/A")
 			}
