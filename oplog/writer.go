@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -13,6 +11,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/objbench/objbench/atomicfile"
 	"github.com/objbench/objbench/internal/compressed"
 )
 
@@ -43,8 +42,7 @@ type Writer struct {
 	err      atomic.Pointer[error]
 	dropped  atomic.Int64
 	enc      io.WriteCloser
-	file     *os.File // Create's temporary file, renamed at Close
-	path     string
+	file     *atomicfile.File // Create's file, put in place at Close
 	closed   bool
 }
 
@@ -56,20 +54,20 @@ type shard struct {
 }
 
 // Create writes an op log to path, compressed with zstd when the name ends
-// in .zst and gzip when in .gz. The file appears at path only when Close
-// succeeds (until then it is a temporary file beside it).
+// in .zst and gzip when in .gz, as atomicfile writes files: the log
+// appears at path only when Close succeeds (until then it is a temporary
+// file beside it), and a device or a pipe is written through.
 func Create(path string, o Options) (*Writer, error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	f, err := atomicfile.Create(path, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("op log: %w", err)
 	}
 	w, err := NewWriter(f, compressed.ForName(path), o)
 	if err != nil {
-		f.Close()
-		os.Remove(f.Name())
+		f.Abort()
 		return nil, err
 	}
-	w.file, w.path = f, path
+	w.file = f
 	return w, nil
 }
 
@@ -229,16 +227,12 @@ func (w *Writer) Close() error {
 	if w.file == nil {
 		return err
 	}
-	if cerr := w.file.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("op log: %w", cerr)
-	}
-	if err == nil {
-		if err = os.Rename(w.file.Name(), w.path); err != nil {
-			err = fmt.Errorf("op log: %w", err)
-		}
-	}
 	if err != nil {
-		os.Remove(w.file.Name())
+		w.file.Abort()
+		return err
 	}
-	return err
+	if err := w.file.Commit(); err != nil {
+		return fmt.Errorf("op log: %w", err)
+	}
+	return nil
 }

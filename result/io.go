@@ -8,19 +8,16 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 
 	"github.com/objbench/objbench/atomicfile"
 )
 
-// Write stores r at path atomically (a temporary file renamed into place),
-// creating the directory if needed: a reader never sees half a file.
+// Write stores r at path as atomicfile writes files (a temporary file
+// renamed into place, the directory made if needed: a reader never sees
+// half a file; a device or a pipe written through, nothing else replaced).
 func Write(path string, r *Run) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
 	return atomicfile.Write(path, 0o644, func(w io.Writer) error { return Encode(w, r) })
 }
 

@@ -83,7 +83,9 @@ func (o *benchOptions) register(f *pflag.FlagSet, op string) {
 	}
 	f.VarP(outFlag{&o.out, &o.outBucket}, "out", "o", "result file (default objbench-results/RUN-ID.json); a directory ending in / holds RUN-ID.json "+
 		"(a worker's: RUN-ID/worker-R.json). s3://BUCKET/PREFIX/ uploads it there instead, through the target's endpoint and credentials "+
-		"(the bucket is checked before any load, and a result never replaces another); give --out twice to keep a local copy too")
+		"(the bucket is checked before any load, and a result never replaces another); give --out twice to keep a local copy too. "+
+		"Every output file (--out, --csv, --html, --op-log...) is checked before the run: a regular file is replaced whole, a symbolic link "+
+		"is followed (the file it names is written, the link stays), a device or a pipe (/dev/null, /dev/stdout) is written through, anything else is refused")
 	f.StringVar(&o.csv, "csv", "", "also write the table as CSV to this file")
 	f.StringVar(&o.html, "html", "", "also write the report as one self-contained HTML page with charts")
 	f.Int64Var(&o.maxErrors, "max-errors", 0, "stop the run after this many failed ops (default: never)")

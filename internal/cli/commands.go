@@ -88,6 +88,10 @@ func newReportCommand(env Env) *cobra.Command {
 			return positional(1, 1, "a result file")(cmd, args)
 		},
 		RunE: func(_ *cobra.Command, args []string) error {
+			if err := checkOutputs(output{flag: "--csv", path: csvOut}, output{flag: "--html", path: htmlOut},
+				output{flag: "--hdr-log", path: hdrLog, dir: true}); err != nil {
+				return err
+			}
 			var res *result.Run
 			var err error
 			if opLog != "" {

@@ -50,6 +50,9 @@ func runCompare(env Env, files, failIf []string, htmlOut string) error {
 		}
 		thresholds = append(thresholds, t)
 	}
+	if err := checkOutputs(output{flag: "--html", path: htmlOut}); err != nil {
+		return err
+	}
 	runs := make([]*result.Run, len(files))
 	for i, f := range files {
 		r, err := result.Read(f)

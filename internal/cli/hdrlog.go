@@ -1,32 +1,22 @@
 package cli
 
 import (
-	"fmt"
-	"os"
+	"io"
 	"path/filepath"
 	"strings"
 
+	"github.com/objbench/objbench/atomicfile"
 	"github.com/objbench/objbench/report"
 	"github.com/objbench/objbench/result"
 )
 
 // writeHDRLogs writes DIR/op.hlog for every op of res with latencies.
 func writeHDRLogs(dir string, res *result.Run) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("--hdr-log: %w", err)
-	}
 	for _, op := range report.LoggedOps(res) {
 		path := filepath.Join(dir, strings.ToLower(op)+".hlog")
-		f, err := os.Create(path)
+		err := atomicfile.Write(path, 0o644, func(w io.Writer) error { return report.WriteHDRLog(w, res, op) })
 		if err != nil {
-			return fmt.Errorf("--hdr-log: %w", err)
-		}
-		err = report.WriteHDRLog(f, res, op)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return fmt.Errorf("--hdr-log %s: %w", path, err)
+			return writeError("--hdr-log", path, err)
 		}
 	}
 	return nil

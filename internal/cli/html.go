@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/objbench/objbench/atomicfile"
@@ -14,7 +13,7 @@ import (
 func writeHTMLFile(path string, res *result.Run) error {
 	err := atomicfile.Write(path, 0o644, func(w io.Writer) error { return htmlreport.Write(w, res) })
 	if err != nil {
-		return fmt.Errorf("--html %s: %w", path, err)
+		return writeError("--html", path, err)
 	}
 	return nil
 }
@@ -24,7 +23,7 @@ func writeHTMLFile(path string, res *result.Run) error {
 func writeCompareHTMLFile(path string, c *report.Comparison, runs []*result.Run) error {
 	err := atomicfile.Write(path, 0o644, func(w io.Writer) error { return htmlreport.WriteCompare(w, c, runs) })
 	if err != nil {
-		return fmt.Errorf("--html %s: %w", path, err)
+		return writeError("--html", path, err)
 	}
 	return nil
 }

@@ -91,6 +91,9 @@ func runMerge(ctx context.Context, env Env, o *mergeOptions, args []string) erro
 		// files are read (a twentieth of that merge's wall time).
 		defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	}
+	if err := checkOutputs(output{flag: "--out", path: o.out}, output{flag: "--csv", path: o.csv}, output{flag: "--html", path: o.html}); err != nil {
+		return err
+	}
 	srcs, err := resultSources(ctx, env, o, args)
 	if err != nil {
 		return err

@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/objbench/objbench/atomicfile"
 	"github.com/objbench/objbench/report"
 	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/sysmon"
@@ -91,7 +91,7 @@ func runMonitor(ctx context.Context, env Env, o monitorOptions) error {
 type monitorOutput struct {
 	table *report.TimelineWriter
 	csv   *report.TimelineCSV
-	file  *os.File
+	file  *atomicfile.File // renamed into place when the monitor ends
 }
 
 func (m *monitorOutput) open(env Env, o monitorOptions, missing []string) error {
@@ -101,9 +101,9 @@ func (m *monitorOutput) open(env Env, o monitorOptions, missing []string) error 
 	case "-":
 		csvTo = env.Stdout
 	default:
-		f, err := os.Create(o.csv)
+		f, err := atomicfile.Create(o.csv, 0o644)
 		if err != nil {
-			return inputf("--csv %s: %v", o.csv, err)
+			return inputf("--csv %v", err)
 		}
 		m.file, csvTo = f, f
 	}
@@ -137,7 +137,7 @@ func (m *monitorOutput) close() error {
 	if m.file == nil {
 		return nil
 	}
-	err := m.file.Close()
+	err := m.file.Commit()
 	m.file = nil
 	return err
 }

@@ -13,9 +13,6 @@ func createOpLog(path string) (*oplog.Writer, error) {
 	if path == "" {
 		return nil, nil
 	}
-	if err := checkWritable(path); err != nil {
-		return nil, inputf("--op-log %s: %v", path, err)
-	}
 	w, err := oplog.Create(path, oplog.Options{})
 	if err != nil {
 		return nil, inputf("--op-log %s: %v", path, err)

@@ -279,6 +279,9 @@ func synthesize(env Env, o *replayOptions, paths []string) error {
 	if o.bench.out == "" {
 		return usagef("--synthesize needs -o WORKLOAD.yaml: the workload file to write")
 	}
+	if err := checkOutputs(output{flag: "-o", path: o.bench.out}); err != nil {
+		return err
+	}
 	po, err := o.planOptions(paths)
 	if err != nil {
 		return err

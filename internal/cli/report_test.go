@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/objbench/objbench/internal/cli"
 )
 
 func TestReportJSONAndHDRLog(t *testing.T) {
@@ -65,7 +67,8 @@ func TestReportHTML(t *testing.T) {
 			t.Errorf("the page lacks %q", want)
 		}
 	}
-	if code, _, errs := execute(t, nil, "report", res, "--html", filepath.Join(dir, "no", "such", "dir", "r.html")); code == 0 || !strings.Contains(errs, "--html") {
+	// A path below a regular file cannot be written: exit 2, named.
+	if code, _, errs := execute(t, nil, "report", res, "--html", filepath.Join(res, "r.html")); code != cli.ExitUsage || !strings.Contains(errs, "--html") {
 		t.Errorf("an unwritable --html path: exit %d, stderr %q", code, errs)
 	}
 }

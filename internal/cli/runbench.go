@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime/pprof"
 	"strings"
@@ -62,6 +61,9 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 		return err
 	}
 	o.out = place.local
+	if err := checkOutputs(o.outputs()...); err != nil { // before any I/O
+		return err
+	}
 	ln, err := listenLive(o.listen) // a bad --listen stops the run before any work
 	if err != nil {
 		return err
@@ -86,22 +88,10 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 		closeListener(ln)
 		return err
 	}
-	// Before any work, after every input is checked: the result's places.
-	if o.out != "" {
-		if err := checkWritable(o.out); err != nil {
-			closeListener(ln)
-			return inputf("--out %s: %v", o.out, err)
-		}
-	}
+	// Before any work, after every input is checked: the result's bucket.
 	if err := place.check(ctx, tgt); err != nil {
 		closeListener(ln)
 		return err
-	}
-	if o.cosbenchCSV != "" {
-		if err := checkWritable(filepath.Join(o.cosbenchCSV, "run-history.csv")); err != nil {
-			closeListener(ln)
-			return inputf("--cosbench-csv %s: %v", o.cosbenchCSV, err)
-		}
 	}
 	ol, err := createOpLog(o.opLog)
 	if err != nil {
@@ -205,7 +195,7 @@ func maxConcurrency(sp workload.Spec, timeout time.Duration) int {
 func finish(env Env, o *benchOptions, res *result.Run, out string, runErr error, note func(string, ...any)) error {
 	if out != "" { // "": the result went to a bucket alone
 		if err := result.Write(out, res); err != nil {
-			return fmt.Errorf("write result %s: %w", out, err)
+			return writeError("write result", out, err)
 		}
 	}
 	if runErr != nil { // the cause first, then what ran before it
@@ -277,7 +267,7 @@ func specDataset(res *result.Run) string {
 func writeCSVFile(path string, res *result.Run) error {
 	err := atomicfile.Write(path, 0o644, func(w io.Writer) error { return report.WriteCSV(w, res) })
 	if err != nil {
-		return fmt.Errorf("--csv %s: %w", path, err)
+		return writeError("--csv", path, err)
 	}
 	return nil
 }
@@ -327,18 +317,11 @@ func notes(env Env, quiet bool) func(string, ...any) {
 	}
 }
 
-// checkWritable fails before any work if the result cannot be written.
-func checkWritable(path string) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, ".objbench-check-*")
-	if err != nil {
-		return err
-	}
-	f.Close()
-	return os.Remove(f.Name())
+// outputs are the files the run writes, checked before it starts.
+func (o *benchOptions) outputs() []output {
+	return []output{{flag: "--out", path: o.out}, {flag: "--csv", path: o.csv}, {flag: "--html", path: o.html},
+		{flag: "--op-log", path: o.opLog}, {flag: "--cosbench-csv", path: o.cosbenchCSV, dir: true},
+		{flag: "--cpuprofile", path: o.cpuProfile}, {flag: "--memprofile", path: o.memProfile}}
 }
 
 // heapProfileAtMainEnd writes a heap profile when the first step after a
@@ -348,23 +331,20 @@ func heapProfileAtMainEnd(path string) func(workload.Stage) {
 	return func(st workload.Stage) {
 		if inMain && st.Kind != workload.KindMain && !done {
 			done = true
-			if f, err := os.Create(path); err == nil {
-				_ = pprof.WriteHeapProfile(f)
-				f.Close()
-			}
+			_ = atomicfile.Write(path, 0o644, pprof.WriteHeapProfile)
 		}
 		inMain = st.Kind == workload.KindMain
 	}
 }
 
 func startCPUProfile(path string) (stop func(), err error) {
-	f, err := os.Create(path)
+	f, err := atomicfile.Create(path, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("--cpuprofile: %w", err)
+		return nil, writeError("--cpuprofile", path, err)
 	}
 	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("--cpuprofile: %w", err)
+		f.Abort()
+		return nil, fmt.Errorf("--cpuprofile %s: %w", path, err)
 	}
-	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+	return func() { pprof.StopCPUProfile(); _ = f.Commit() }, nil
 }

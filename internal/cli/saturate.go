@@ -111,6 +111,9 @@ func runSaturate(ctx context.Context, env Env, o *saturateOptions, op string) er
 	default:
 		return usagef("--by %q: want rate or concurrency", o.by)
 	}
+	if err := checkOutputs(output{flag: "--out", path: o.out}); err != nil {
+		return err
+	}
 	note := notes(env, false)
 	tgt, err := o.target.open(ctx, env, conns, note)
 	if err != nil {
@@ -136,7 +139,7 @@ func runSaturate(ctx context.Context, env Env, o *saturateOptions, op string) er
 			e.SetIndent("", "  ")
 			return e.Encode(res)
 		}); err != nil {
-			return fmt.Errorf("--out %s: %w", o.out, err)
+			return writeError("--out", o.out, err)
 		}
 	}
 	if res.StoppedBy == "interrupted" {

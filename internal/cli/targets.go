@@ -34,10 +34,8 @@ func runTargets(ctx context.Context, env Env, o *benchOptions, sp workload.Spec)
 		runs[i] = *o
 		runs[i].target = o.target.only(t)
 		runs[i].out, runs[i].csv, runs[i].html = nthPath(o.out, i+1), nthPath(o.csv, i+1), nthPath(o.html, i+1)
-		if runs[i].out != "" {
-			if err := checkWritable(runs[i].out); err != nil {
-				return inputf("--out %s: %v", runs[i].out, err)
-			}
+		if err := checkOutputs(runs[i].outputs()...); err != nil {
+			return err
 		}
 	}
 	var results []*result.Run

@@ -164,12 +164,8 @@ func runTools(ctx context.Context, env Env, o *toolsOptions) error {
 	if err != nil {
 		return err
 	}
-	for _, out := range []string{o.csv, o.json} {
-		if out != "" {
-			if err := checkWritable(out); err != nil {
-				return inputf("cannot write %s: %v", out, err)
-			}
-		}
+	if err := checkOutputs(output{flag: "--csv", path: o.csv}, output{flag: "--json", path: o.json}); err != nil {
+		return err
 	}
 	if c.Objbench, err = os.Executable(); err != nil {
 		return err
@@ -191,12 +187,12 @@ func runTools(ctx context.Context, env Env, o *toolsOptions) error {
 		return err
 	}
 	for _, w := range []struct {
-		path  string
-		write func(io.Writer) error
-	}{{o.csv, res.WriteCSV}, {o.json, res.WriteJSON}} {
+		flag, path string
+		write      func(io.Writer) error
+	}{{"--csv", o.csv, res.WriteCSV}, {"--json", o.json, res.WriteJSON}} {
 		if w.path != "" {
 			if err := atomicfile.Write(w.path, 0o644, w.write); err != nil {
-				return err
+				return writeError(w.flag, w.path, err)
 			}
 		}
 	}

@@ -171,10 +171,8 @@ func runTransfer(ctx context.Context, env Env, o *transferOptions, src, dst stri
 	if err != nil {
 		return err
 	}
-	if o.out != "" {
-		if err := checkWritable(o.out); err != nil {
-			return err
-		}
+	if err := checkOutputs(output{flag: "--out", path: o.out}); err != nil {
+		return err
 	}
 	if o.repeat < 1 {
 		return usagef("--repeat %d: want 1 or more", o.repeat)
