@@ -3,6 +3,7 @@ package plan
 import (
 	"container/heap"
 	"fmt"
+	"time"
 
 	"github.com/objbench/objbench/replay"
 )
@@ -47,8 +48,9 @@ type pace struct {
 	peak                       int     // the most requests in flight at once
 }
 
-// add notes one record, in time order.
-func (c *pace) add(rec *replay.Record) {
+// add notes one record, in time order, at start (its offset in the
+// trace: a whole-second log's requests spread over their second).
+func (c *pace) add(rec *replay.Record, start time.Duration) {
 	c.records++
 	if rec.Worker >= 0 {
 		c.fromLog++
@@ -59,7 +61,7 @@ func (c *pace) add(rec *replay.Record) {
 	if rec.Total <= 0 {
 		return
 	}
-	now := rec.Time.UnixNano()
+	now := int64(start)
 	for len(c.inFlight) > 0 && c.inFlight[0] <= now {
 		heap.Pop(&c.inFlight)
 	}
@@ -73,7 +75,7 @@ func (c *pace) closedLoopLog() bool {
 	return c.records > 0 && c.fromLog == c.records && c.intended == 0
 }
 
-// endHeap is a min-heap of end times (ns); it holds one entry a request
+// endHeap is a min-heap of end offsets (ns); it holds one entry a request
 // in flight, so its size is the trace's concurrency, not its length.
 type endHeap []int64
 

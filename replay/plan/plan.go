@@ -121,7 +121,7 @@ func New(o Options) (*Plan, error) {
 		}
 		inSec++
 		p.peak = max(p.peak, inSec)
-		p.pace.add(rec)
+		p.pace.add(rec, offset)
 		p.counts[op.Op]++
 		p.issued++
 		p.rangeLen = max(p.rangeLen, op.Range.Length)

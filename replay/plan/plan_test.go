@@ -264,3 +264,40 @@ func TestPrepareLooksAheadForSizes(t *testing.T) {
 		p.Close()
 	}
 }
+
+// An op log of a closed-loop run (worker ids, no intended starts) replays
+// closed loop on the most requests it had in flight at once; anything
+// else, or --loop open, open loop on DefaultConcurrency; -c wins.
+func TestLoopFollowsTheLog(t *testing.T) {
+	closed := writeLog(t, "0 PUT a 10", "0 PUT b 10", "0 PUT c 10", "5 GET a 10", "5 GET b 10")
+	open := filepath.Join(t.TempDir(), "open.jsonl")
+	if err := os.WriteFile(open, []byte(`{"time":"2026-01-02T03:04:05Z","intended":"2026-01-02T03:04:05Z","op":"PUT","key":"k","size":1,"latency_us":5,"worker":0}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		path  string
+		o     plan.Options
+		loop  plan.Loop
+		conc  int
+		paced bool
+	}{
+		{closed, plan.Options{Speed: 1}, plan.LoopClosed, 3, true},
+		{closed, plan.Options{Speed: 1, Concurrency: 2}, plan.LoopClosed, 2, true},
+		{closed, plan.Options{Speed: 1, Loop: plan.LoopOpen}, plan.LoopOpen, plan.DefaultConcurrency, false},
+		{closed, plan.Options{Speed: 0}, "", plan.DefaultConcurrency, false},
+		{open, plan.Options{Speed: 1}, plan.LoopOpen, plan.DefaultConcurrency, false},
+		{open, plan.Options{Speed: 1, Loop: plan.LoopClosed}, plan.LoopClosed, 1, true},
+	} {
+		c.o.Paths, c.o.Namespace = []string{c.path}, "objbench/run/"
+		p, err := plan.New(c.o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rp := p.Replay(nil, nil, 0)
+		if p.Loop() != c.loop || p.Concurrency() != c.conc || rp.Paced != c.paced || p.Workers(0) < c.conc {
+			t.Errorf("%s %+v: loop %q, %d workers, paced %v; want %q, %d, %v", filepath.Base(c.path), c.o, p.Loop(), p.Concurrency(), rp.Paced, c.loop, c.conc, c.paced)
+		}
+		p.Close()
+	}
+}
