@@ -80,8 +80,12 @@ func TestReplayKeepsTheOrderWithinASecond(t *testing.T) {
 			if errs := errorsOf(res); len(errs) != 0 {
 				t.Errorf("errors %v, want none: the log's order per key was not kept\n%s", errs, r.stdout)
 			}
-			if rp := res.Replay; rp == nil || rp.Issued != 40 || rp.Prepared != 0 {
-				t.Fatalf("replay record %+v: want 40 requests, nothing prepared", rp)
+			rp := res.Replay
+			if rp == nil || rp.Issued != 40 || rp.Prepared != 0 || rp.Loop != "open" || rp.Burst != burst {
+				t.Fatalf("replay record %+v: want 40 requests, nothing prepared, open loop, burst %v", rp, burst)
+			}
+			if burst && rp.Held == 0 {
+				t.Errorf("as a burst, no request waited for the one before it on its key: %+v", rp)
 			}
 			recs := mainRecords(t, filepath.Join(dir, name+".jsonl"))
 			if len(recs) != 40 {
@@ -155,7 +159,7 @@ func TestReplayOfAnOpLogReproducesTheRun(t *testing.T) {
 	if errs := errorsOf(rep); len(errs) != 0 {
 		t.Errorf("the replay had errors %v, the run none\n%s", errs, r.stdout)
 	}
-	if rp := rep.Replay; rp == nil || rp.Issued != 600 || !strings.Contains(r.stderr, "closed loop: 4 workers") {
+	if rp := rep.Replay; rp == nil || rp.Issued != 600 || rp.Loop != "closed" || rp.LogConcurrency != 4 || !strings.Contains(r.stderr, "closed loop: 4 workers") {
 		t.Errorf("replay record %+v, stderr:\n%s\nwant 600 requests, closed loop on the log's 4 workers", rp, r.stderr)
 	}
 	for _, s := range rep.Steps {

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/objbench/objbench/result"
 )
@@ -21,7 +22,8 @@ func writeReplay(w io.Writer, r *result.Run) {
 	if rp.Speed > 0 {
 		speed = fmt.Sprintf("%g", rp.Speed)
 	}
-	fmt.Fprintf(w, "\nReplay of %s (%s) at speed %s: %d requests, %d objects prepared first", strings.Join(rp.Sources, " "), rp.Format, speed, rp.Issued, rp.Prepared)
+	fmt.Fprintf(w, "\nReplay of %s (%s) at speed %s%s: %d requests, %d objects prepared first", strings.Join(rp.Sources, " "), rp.Format, speed,
+		loopNote(r, rp), rp.Issued, rp.Prepared)
 	if rp.Window != "" {
 		fmt.Fprintf(w, ", window %s", rp.Window)
 	}
@@ -46,6 +48,10 @@ func writeReplay(w io.Writer, r *result.Run) {
 	}
 	_ = tw.Flush()
 	fmt.Fprintln(w, "SOURCE: the latency the log recorded (access logs: total time; op logs: latency; traces: duration), - when it has none; REPLAY: service time; RESPONSE: from when the request was due")
+	writePace(w, r, rp)
+	if rp.Held > 0 {
+		fmt.Fprintf(w, "%d requests waited for an earlier request of their key to end: the log's order of the ops on one key is kept\n", rp.Held)
+	}
 	if rp.Late > 0 {
 		fmt.Fprintf(w, "%d requests came later than the reorder window in the log and were issued at once\n", rp.Late)
 	}
@@ -86,4 +92,64 @@ func replayTotal(r *result.Run, op string) *result.OpTotal {
 		}
 	}
 	return nil
+}
+
+// loopNote says how the requests were paced.
+func loopNote(r *result.Run, rp *result.Replay) string {
+	var s string
+	switch rp.Loop {
+	case "open":
+		s = ", open loop"
+	case "closed":
+		s = ", closed loop"
+		if n := mainConcurrency(r); n > 0 {
+			s += fmt.Sprintf(" on %d workers", n)
+			if n == rp.LogConcurrency {
+				s += " (the log's most in flight)"
+			}
+		}
+	}
+	if rp.Burst {
+		s += ", each second's requests at once (--burst)"
+	}
+	return s
+}
+
+// writePace sets the replay's rate beside the log's: a replay that fell
+// behind the log measured a slower store than the log saw, or a client
+// that could not keep up.
+func writePace(w io.Writer, r *result.Run, rp *result.Replay) {
+	el := mainElapsed(r)
+	if rp.Speed <= 0 || rp.Span <= 0 || el <= 0 || rp.Issued < 2 {
+		return
+	}
+	logRate := float64(rp.Issued-1) / rp.Span * rp.Speed
+	rate := float64(rp.Issued-1) / el.Seconds()
+	ratio := rate / logRate
+	lead := "pace"
+	if ratio < 0.95 {
+		lead = "warning: the replay fell behind the log"
+	}
+	fmt.Fprintf(w, "%s: the log's requests span %.3f s (%.0f/s at speed %g); the replay's took %.3f s (%.0f/s, %.1f%% of the log's rate)\n",
+		lead, rp.Span/rp.Speed, logRate, rp.Speed, el.Seconds(), rate, 100*ratio)
+}
+
+// mainElapsed is the time the replay's main step took.
+func mainElapsed(r *result.Run) time.Duration {
+	for i := range r.Steps {
+		if r.Steps[i].Kind == result.KindMain {
+			return r.Steps[i].Elapsed
+		}
+	}
+	return 0
+}
+
+// mainConcurrency is the workers the replay's main step started.
+func mainConcurrency(r *result.Run) int {
+	for i := range r.Steps {
+		if st := &r.Steps[i]; st.Kind == result.KindMain && len(st.Streams) > 0 {
+			return st.Streams[0].Concurrency
+		}
+	}
+	return 0
 }

@@ -21,6 +21,22 @@ type Replay struct {
 	// Late counts records that came later than the reorder window allowed
 	// and were issued at once instead of at their offset.
 	Late int64 `json:"late,omitempty"`
+	// Loop is how the requests were paced: "open" (each at its offset,
+	// workers added as needed, drops counted), "closed" (Workers workers
+	// take them in order, each at its offset or when one is free), ""
+	// back to back (speed max). Burst: a second of a log with
+	// whole-second times went out at once, not spread over the second.
+	Loop  string `json:"loop,omitempty"`
+	Burst bool   `json:"burst,omitempty"`
+	// LogConcurrency is the most requests the source had in flight at
+	// once (from their starts and durations; 0 when it has none).
+	LogConcurrency int `json:"log_concurrency,omitempty"`
+	// Span is the replayed slice's length in the source's time (speed
+	// 1), seconds: from its first request's start to its last's.
+	Span float64 `json:"span_s,omitempty"`
+	// Held counts the requests that waited for an earlier request of
+	// their key to end (the trace's order of ops on one key is kept).
+	Held int64 `json:"held,omitempty"`
 	// Source is what the source recorded, per op: its latency (an access
 	// log's total time, an op log's latency, a trace's duration) and time
 	// to first byte (turn-around time); ops without timings are counted

@@ -35,7 +35,9 @@ import (
 //	8: a run's failure (its cause and the step it reached); a worker's
 //	   refused second claimants of its rank, and the ranks it found dead
 //	   and cleaned up for
-const Version = 8
+//	9: a replay's pacing (loop, burst), the source's concurrency and
+//	   span, and the requests held back for their key's order
+const Version = 9
 
 // RunInfo identifies a run and says how it ended; a result file and its
 // summary both begin with it.

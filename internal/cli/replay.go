@@ -242,8 +242,12 @@ func runReplay(cmd *cobra.Command, env Env, o *replayOptions, paths []string) er
 		}
 		rp := p.Replay(src, objs, b.target.timeout)
 		return &planned{spec: p.Spec(), replay: rp, workers: p.Workers(b.target.timeout),
-			info: func() *result.Replay { return p.Info(paths) },
-			err:  func() error { return errors.Join(src.Err(), objs.Err()) },
+			info: func() *result.Replay {
+				ri := p.Info(paths)
+				ri.Held = rp.Held()
+				return ri
+			},
+			err: func() error { return errors.Join(src.Err(), objs.Err()) },
 			close: func() {
 				_ = src.Close()
 				_ = objs.Close()

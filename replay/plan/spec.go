@@ -47,7 +47,8 @@ func (p *Plan) Spec() workload.Spec {
 // Info is the replay as the result file records it.
 func (p *Plan) Info(sources []string) *result.Replay {
 	ri := &result.Replay{Sources: sources, Format: string(p.o.Format), Speed: p.o.Speed, Window: p.o.Window, Ops: p.o.Ops,
-		Issued: p.issued, Prepared: p.prep.n, Late: p.late}
+		Issued: p.issued, Prepared: p.prep.n, Late: p.late, Loop: string(p.Loop()), Burst: p.o.Burst,
+		LogConcurrency: p.pace.peak, Span: p.span.Seconds()}
 	if ri.Format == "" {
 		ri.Format = "auto"
 	}
