@@ -279,3 +279,40 @@ func TestCOSBenchDelayAndStageIDs(t *testing.T) {
 		})
 	}
 }
+
+// TestCOSBenchScaleAndCapRuntime: --scale shrinks COSBench's containers
+// with its objects (20 containers at 0.1 are 2), and --cap-runtime makes a
+// trial run of a long work: ten minutes run 2 s, said before it starts.
+func TestCOSBenchScaleAndCapRuntime(t *testing.T) {
+	doc := cosDoc("s3", `
+    <workstage name="init"><work type="init" workers="1" config="cprefix=scl;containers=r(1,20)" /></workstage>
+    <workstage name="prepare"><work type="prepare" workers="2" config="cprefix=scl;containers=r(1,20);objects=r(1,10);sizes=c(1)KB" /></workstage>
+    <workstage name="main"><work name="main" workers="2" rampup="60" runtime="600">
+      <operation type="read" config="cprefix=scl;containers=u(1,20);objects=u(1,10)" /></work></workstage>`)
+	for _, s := range cosStores(t) {
+		t.Run(s.name, func(t *testing.T) {
+			r, res := s.run(t, "scale", doc, "--scale", "0.1", "--cap-runtime", "2s")
+			if r.code != 0 || res == nil {
+				t.Fatalf("exit %d:\n%s", r.code, r.stderr)
+			}
+			if !strings.Contains(r.stderr, "a trial run (--cap-runtime 2s): every main stream runs at most 2s") {
+				t.Errorf("no warning of the trial run:\n%s", r.stderr)
+			}
+			for _, st := range res.Steps {
+				if st.Kind == result.KindMain && (st.Elapsed < 2*time.Second || st.Elapsed > 10*time.Second) {
+					t.Errorf("main ran %v, want about 2s", st.Elapsed)
+				}
+			}
+			ns := res.Target.Namespace
+			for _, b := range []string{"scl1", "scl2"} {
+				wantObjects(t, s.objects(t, b), ns, "myobjects", []int{1}, 1000)
+			}
+			if got := s.objects(t, "scl3"); got != nil {
+				t.Errorf("a third container was made: %v", got)
+			}
+			if ops, ok, _ := mainOps(res, "GET"); ops == 0 || ok != ops {
+				t.Errorf("%d GETs, %d ok", ops, ok)
+			}
+		})
+	}
+}

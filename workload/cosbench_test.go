@@ -184,3 +184,64 @@ func TestScaleShrinksCountsAndTimesButNotSizes(t *testing.T) {
 		t.Errorf("the scaled spec is not valid: %v", errs)
 	}
 }
+
+// TestScaleShrinksContainers: --scale shrinks COSBench's containers as it
+// shrinks object numbers, segment by segment: asus.xml's 431 containers
+// become 9 at 0.02, and splitrw.xml's reads of containers u(1,2) beside
+// writes into u(3,4) of a prepared r(1,4) keep to containers apart.
+func TestScaleShrinksContainers(t *testing.T) {
+	sp := decodeOK(t, "c.xml", cosbench(`
+    <workstage name="init"><work type="init" workers="1" config="containers=r(1,431)" /></workstage>
+    <workstage name="prepare"><work type="prepare" workers="4" config="cprefix=sp;containers=r(1,4);objects=r(1,10);sizes=c(1)KB" /></workstage>
+    <workstage name="main"><work name="main" workers="4" totalOps="100">
+      <operation type="read" ratio="80" config="cprefix=sp;containers=u(1,2);objects=u(1,10)" />
+      <operation type="write" ratio="20" config="cprefix=sp;containers=u(3,4);objects=u(11,20);sizes=c(1)KB" /></work></workstage>`))
+	asus := sp.Scale(0.02).Stages[0].Streams[0].Objects
+	if len(asus.Buckets) != 9 || asus.Buckets[0] != "mycontainers1" || asus.Buckets[8] != "mycontainers9" {
+		t.Errorf("431 containers at 0.02: %v", asus.Buckets)
+	}
+	s := sp.Scale(0.5)
+	prep, main := s.Stages[1].Streams[0].Objects, s.Stages[2].Streams[0]
+	read, write := main.Objects, *main.Mix[1].Objects
+	if strings.Join(prep.Buckets, ",") != "sp1,sp2" || strings.Join(read.Buckets, ",") != "sp1" || strings.Join(write.Buckets, ",") != "sp2" {
+		t.Errorf("at 0.5: prepare %v, reads %v, writes %v; want sp1,sp2 then sp1 and sp2 apart", prep.Buckets, read.Buckets, write.Buckets)
+	}
+	if read.BucketPick.String() != "u(1,1)" || write.BucketPick.String() != "u(1,1)" {
+		t.Errorf("picks %s and %s: want the one bucket of each", read.BucketPick, write.BucketPick)
+	}
+	if errs := s.Validate(); len(errs) != 0 {
+		t.Errorf("the scaled spec is not valid: %v", errs)
+	}
+	if b := sp.Stages[0].Streams[0].Objects.Buckets; len(b) != 431 {
+		t.Errorf("the original changed: %d buckets", len(b))
+	}
+}
+
+// TestCapRuntime: a trial run caps every main stream's runtime (its ramps
+// shrink with it), bounds a stream of ops alone by it too, and shortens
+// delays; prepare is left whole.
+func TestCapRuntime(t *testing.T) {
+	sp := decodeOK(t, "c.xml", cosbench(`
+    <workstage name="prepare"><work type="prepare" workers="4" config="containers=r(1,1);objects=r(1,1000);sizes=c(1)KB" /></workstage>
+    <workstage name="main" closuredelay="60"><work name="timed" workers="4" rampup="30" runtime="240" rampdown="30">
+      <operation type="read" config="containers=c(1);objects=u(1,1000)" /></work>
+      <work name="counted" workers="4" totalOps="1000000">
+      <operation type="read" config="containers=c(1);objects=u(1,1000)" /></work></workstage>`))
+	c := sp.CapRuntime(10 * time.Second)
+	timed, counted := c.Stages[1].Streams[0], c.Stages[1].Streams[1]
+	if timed.Bounds.Duration != 10*time.Second || timed.Rampup != time.Second || timed.Rampdown != time.Second {
+		t.Errorf("timed work: %v with ramps %v and %v; want 10s, 1s and 1s", timed.Bounds.Duration, timed.Rampup, timed.Rampdown)
+	}
+	if counted.Bounds.Duration != 10*time.Second || counted.Bounds.Ops != 1000000 {
+		t.Errorf("counted work: %+v", counted.Bounds)
+	}
+	if d := c.Stages[2].Delay; d != 10*time.Second || c.RuntimeCap != 10*time.Second {
+		t.Errorf("closuredelay %v, cap %v", d, c.RuntimeCap)
+	}
+	if p := c.Stages[0].Streams[0]; p.Objects.Index.String() != "r(1,1000)" {
+		t.Errorf("prepare changed: %s", p.Objects.Index)
+	}
+	if errs := c.Validate(); len(errs) != 0 {
+		t.Errorf("the capped spec is not valid: %v", errs)
+	}
+}

@@ -197,6 +197,7 @@ func (c *cdec) keySpace(n *xnode, cfg kvConfig, kind StageKind, objects bool) (K
 		cprefix = v
 	}
 	ks.Buckets = c.buckets(n, cprefix, csuffix, sel)
+	ks.Containers = &Containers{Prefix: cprefix, Suffix: csuffix, Numbers: sel}
 	if kind == KindMain {
 		pick := rankSelector(sel)
 		ks.BucketPick = &pick
@@ -285,7 +286,7 @@ func (c *cdec) content(n *xnode, cfg kvConfig) (compress float64, pattern string
 // stage before a prepare and a dispose stage after a cleanup.
 func (c *cdec) containerFlags(w *xnode, cfg kvConfig, kind StageKind, s Stream, g *stageGroup) {
 	on := func(k string) bool { b, err := parseBool(cfg[k]); return err == nil && b }
-	only := Stream{Name: s.Name, Concurrency: s.Concurrency, Objects: KeySpace{Buckets: s.Objects.Buckets}, Pos: s.Pos}
+	only := Stream{Name: s.Name, Concurrency: s.Concurrency, Objects: KeySpace{Buckets: s.Objects.Buckets, Containers: s.Objects.Containers}, Pos: s.Pos}
 	if kind == KindPrepare && on("createcontainer") {
 		g.before = append(g.before, Stage{Name: s.Name + " createContainer", Kind: KindInit, Streams: []Stream{only}, Pos: s.Pos})
 	}

@@ -77,7 +77,10 @@ func (p *planWriter) header(sp Spec) {
 		p.line(0, "workload %q", name)
 	}
 	if sp.ScaledBy > 0 {
-		p.line(0, "scaled by %v: object counts, op and byte limits and durations (not sizes or concurrency)", sp.ScaledBy)
+		p.line(0, "scaled by %v: object counts, containers, op and byte limits and durations (not sizes or concurrency)", sp.ScaledBy)
+	}
+	if sp.RuntimeCap > 0 {
+		p.line(0, "a trial run: every main stream runs at most %v and every delay waits at most %v (prepare and cleanup do all their work)", sp.RuntimeCap, sp.RuntimeCap)
 	}
 	if st := sp.Storage; st != nil {
 		p.line(0, "storage (command-line flags override it): %s", st.describe())

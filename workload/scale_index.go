@@ -3,6 +3,7 @@ package workload
 import (
 	"math"
 	"slices"
+	"strconv"
 )
 
 // indexScale scales the object numbers of one naming (prefix and suffix)
@@ -89,6 +90,42 @@ func (sp Spec) indexScales(f float64) map[string]*indexScale {
 	out := map[string]*indexScale{}
 	for k, p := range pts {
 		out[k] = newIndexScale(p, f)
+	}
+	return out
+}
+
+// containerScales is the scale of every naming of COSBench's containers.
+func (sp Spec) containerScales(f float64) map[string]*indexScale {
+	pts := map[string][]int64{}
+	add := func(k KeySpace) {
+		if c := k.Containers; c != nil {
+			pts[c.naming()] = indexPoints(pts[c.naming()], c.Numbers)
+		}
+	}
+	for _, st := range sp.Stages {
+		for _, s := range st.Streams {
+			add(s.Objects)
+			for _, m := range s.Mix {
+				if m.Objects != nil {
+					add(*m.Objects)
+				}
+			}
+		}
+	}
+	out := map[string]*indexScale{}
+	for k, p := range pts {
+		out[k] = newIndexScale(p, f)
+	}
+	return out
+}
+
+func (c Containers) naming() string { return c.Prefix + "\x00" + c.Suffix }
+
+// buckets are the bucket names of the containers, in order.
+func (c Containers) buckets() []string {
+	out := make([]string, 0, c.Numbers.Count())
+	for i := range c.Numbers.Count() {
+		out = append(out, s3BucketName(c.Prefix+strconv.FormatInt(c.Numbers.At(i), 10)+c.Suffix))
 	}
 	return out
 }

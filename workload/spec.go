@@ -33,6 +33,9 @@ type Spec struct {
 	// ScaledBy is the factor counts and durations were multiplied by
 	// (objbench run --scale), 0 when they were not.
 	ScaledBy float64 `json:"scaled_by,omitempty"`
+	// RuntimeCap is the longest a main stream or a delay runs (objbench
+	// run --cap-runtime: a trial run of a long workload); 0: not capped.
+	RuntimeCap time.Duration `json:"runtime_cap_ns,omitempty"`
 	// Dataset names a data set kept in the store: the run writes into and
 	// reads from DatasetNamespace(Dataset) instead of its own namespace,
 	// skips cleanup and dispose, and reads of objects no stage of the run
@@ -227,6 +230,15 @@ const HashTrailerLen = 40
 // of random lower-case letters, so it compresses.
 const PatternLetters = "letters"
 
+// Containers are COSBench's containers of a key space: Prefix + N + Suffix
+// (cprefix, csuffix) for the numbers N of the containers selector, each
+// mapped to a valid bucket name.
+type Containers struct {
+	Prefix  string   `json:"prefix,omitempty"`
+	Suffix  string   `json:"suffix,omitempty"`
+	Numbers Selector `json:"numbers"`
+}
+
 // Bounds end a stream at whichever limit comes first; zero means unset.
 type Bounds struct {
 	Duration time.Duration `json:"duration_ns,omitempty"`
@@ -267,6 +279,9 @@ type KeySpace struct {
 	Source string `json:"source,omitempty"`
 	// Buckets the objects live in; empty means the target's bucket.
 	Buckets []string `json:"buckets,omitempty"`
+	// Containers, for a key space of a COSBench workload, is what Buckets
+	// were made from, so --scale can shrink them as it shrinks Index.
+	Containers *Containers `json:"containers,omitempty"`
 	// BucketPick chooses a bucket by position (1-based) for each op of a
 	// main stage; nil picks uniformly. Prepare and cleanup use every bucket.
 	BucketPick *Selector `json:"bucket_pick,omitempty"`

@@ -61,7 +61,8 @@ this run created them.`,
   objbench run --endpoint-url http://127.0.0.1:9000 --bucket bench --duration 30s
   objbench run examples/cosbench-80-20.yaml
   objbench run --dry-run s3-config-sample.xml
-  objbench run --scale 0.01 --endpoint-url http://127.0.0.1:9000 s3-config-sample.xml`,
+  objbench run --scale 0.01 --endpoint-url http://127.0.0.1:9000 s3-config-sample.xml
+  objbench run --cap-runtime 10s --endpoint-url http://127.0.0.1:9000 s3-config-sample.xml`,
 		Args: positional(0, 1, "one workload file at most"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runWorkload(cmd.Context(), env, o, f, cmd.Flags(), args)

@@ -6,6 +6,7 @@ import (
 
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -18,6 +19,7 @@ import (
 type fileOptions struct {
 	dryRun         bool
 	scale          float64
+	capRuntime     time.Duration
 	incompressible bool
 	dataset        string
 }
@@ -27,7 +29,8 @@ func (f *fileOptions) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.incompressible, "incompressible", false, "COSBench workloads: write random bytes instead of COSBench's data (a 4 KiB piece of random letters repeated per object, which compresses)")
 	fs.StringVar(&f.dataset, "dataset", "", "write into and read from the data set NAME, kept in the store (objbench/data/NAME/ in each bucket) instead of this run's namespace: "+
 		"cleanup and dispose are skipped, and reads of objects the workload does not write find what earlier runs wrote (objbench dataset rm NAME deletes it)")
-	fs.Float64Var(&f.scale, "scale", 1, "multiply object counts, op and byte limits and durations by this (e.g. 0.01 for a quick check in CI); sizes and concurrency stay")
+	fs.Float64Var(&f.scale, "scale", 1, "multiply object counts, COSBench's containers, op and byte limits and durations by this (e.g. 0.01 for a quick check in CI); sizes and concurrency stay")
+	fs.DurationVar(&f.capRuntime, "cap-runtime", 0, "a trial run of a workload file: every main stream runs at most this long (rampup and rampdown shrink with it) and every delay waits at most this long; prepare and cleanup do all their work")
 }
 
 // shapeFlags are the flags that describe a workload; with a workload file
@@ -41,6 +44,9 @@ var shapeFlags = []string{"size", "concurrency", "duration", "ops", "bytes", "ob
 func runWorkload(ctx context.Context, env Env, o *benchOptions, f *fileOptions, flags *pflag.FlagSet, args []string) error {
 	if !(f.scale > 0) || f.scale > 1e6 {
 		return usagef("--scale %v: want a factor above 0, like 0.01", f.scale)
+	}
+	if f.capRuntime < 0 {
+		return usagef("--cap-runtime %v: want a duration above 0, like 10s", f.capRuntime)
 	}
 	if f.dataset != "" && !workload.ValidDatasetName(f.dataset) {
 		return usagef("--dataset %q: want 1 to 64 letters, digits, '.', '_' or '-'", f.dataset)
@@ -62,6 +68,12 @@ func runWorkload(ctx context.Context, env Env, o *benchOptions, f *fileOptions, 
 	if f.scale != 1 {
 		sp = sp.Scale(f.scale)
 	}
+	if f.capRuntime > 0 {
+		sp = sp.CapRuntime(f.capRuntime)
+		if !f.dryRun {
+			fmt.Fprintf(env.Stderr, "objbench: warning: a trial run (--cap-runtime %v): every main stream runs at most %v; its numbers are not the workload's\n", f.capRuntime, f.capRuntime)
+		}
+	}
 	if f.incompressible {
 		sp = sp.Incompressible()
 	}
@@ -79,7 +91,7 @@ func runWorkload(ctx context.Context, env Env, o *benchOptions, f *fileOptions, 
 func loadWorkload(env Env, o *benchOptions, flags *pflag.FlagSet, path string, warn bool, dataset string) (workload.Spec, error) {
 	for _, name := range shapeFlags {
 		if flags.Changed(name) {
-			return workload.Spec{}, usagef("--%s cannot be combined with a workload file: the file says what to run (edit it, or use --scale)", name)
+			return workload.Spec{}, usagef("--%s cannot be combined with a workload file: the file says what to run (edit it, or use --scale or --cap-runtime)", name)
 		}
 	}
 	data, err := os.ReadFile(path)
