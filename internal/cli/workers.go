@@ -101,13 +101,10 @@ func (f outFlag) Set(v string) error {
 }
 
 func (f outFlag) String() string {
-	if f.local == nil || f.bucket == nil || *f.bucket == "" {
+	if f.local == nil || f.bucket == nil { // pflag's zero value, for the default
 		return ""
 	}
-	if *f.local == "" {
-		return *f.bucket
-	}
-	return *f.bucket + "," + *f.local
+	return strings.Trim(*f.bucket+","+*f.local, ",")
 }
 
 func (outFlag) Type() string { return "string" }
