@@ -92,6 +92,10 @@ type Config struct {
 	OpLog OpLogger
 	// Replay, if set, replaces one stream of the workload by a trace.
 	Replay *Replay
+	// Scripts, if set, gives the script that drives stream sp of stage
+	// st at step i (script.go), or nil for a stream run as its spec says.
+	// It is asked once per stream and step, before the step starts.
+	Scripts func(st workload.Stage, i int, sp workload.Stream) (Script, error)
 }
 
 // Outcome is what a run did.
@@ -368,8 +372,19 @@ func (r *runState) beforeStep(ctx context.Context, st workload.Stage, i int) err
 func (r *runState) step(ctx context.Context, st workload.Stage, i int) (result.Step, error) {
 	var runs []*streamRun
 	var specs []workload.Stream
+	var scripts []Script
 	for _, sp := range st.Streams {
-		s, err := r.newStream(ctx, st.Kind, sp, i)
+		sc, err := r.scriptOf(st, i, sp)
+		if err != nil {
+			return result.Step{}, err
+		}
+		var s *streamRun
+		if sc != nil {
+			s, err = r.scriptStream(sp, i, sc)
+			scripts = append(scripts, sc)
+		} else {
+			s, err = r.newStream(ctx, st.Kind, sp, i)
+		}
 		if err != nil {
 			return result.Step{}, err
 		}
@@ -380,6 +395,9 @@ func (r *runState) step(ctx context.Context, st workload.Stage, i int) (result.S
 	r.watch = newErrorWatch(st)
 	defer func() { r.watch = nil }()
 	res, err := r.measure(ctx, st, i, runs)
+	for _, sc := range scripts {
+		sc.Record(&res)
+	}
 	res.Sweep = st.StepLabel(i)
 	res.Notes = append(res.Notes, rampNotes(runs)...)
 	res.Notes = append(res.Notes, hashNotes(runs)...)

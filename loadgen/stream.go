@@ -27,6 +27,7 @@ type streamRun struct {
 	workers int          // closed loop: the workers; open loop: those started at once
 	sched   *schedule    // open loop; nil: closed loop
 	replay  *replayRun   // the stream replays a trace (Config.Replay)
+	script  Script       // the stream is scripted (Config.Scripts)
 	series  *metrics.Series
 
 	opCtx                 context.Context // ops run under it: it outlives the stop by the grace
@@ -185,9 +186,12 @@ func (s *streamRun) execute(stop context.Context, grace time.Duration) (result.S
 	s.runners = newRunners()
 	defer s.runners.close() // when execute returns: every worker has stopped
 	var wg errgroup.Group
-	if s.sched != nil {
+	switch {
+	case s.script != nil:
+		s.runScript(stopCtx, &wg)
+	case s.sched != nil:
 		s.openLoop(stopCtx, &wg)
-	} else {
+	default:
 		for i := range s.workers {
 			w := newWorker(s, i)
 			wg.Go(func() error { w.closedLoop(stopCtx); return nil })

@@ -333,6 +333,9 @@ func (pl *mergePlan) mergeStep(k int, steps []*Step, skews []time.Duration, who 
 		return Step{}, err
 	}
 	out.Transfer = tr
+	if err := mergeAI(&out, steps); err != nil {
+		return Step{}, err
+	}
 	var names []string
 	byName := map[string][]int{} // stream name -> indices into steps
 	for i, s := range steps {

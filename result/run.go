@@ -37,7 +37,10 @@ import (
 //	   and cleaned up for
 //	9: a replay's pacing (loop, burst), the source's concurrency and
 //	   span, and the requests held back for their key's order
-const Version = 9
+//	10: a step's AI figures (objbench ai): training (per accelerator and
+//	   epoch: computation, wall time, batch waits; a find-max step's
+//	   rounds), a checkpoint's ranks, a lakehouse scan's queries
+const Version = 10
 
 // RunInfo identifies a run and says how it ended; a result file and its
 // summary both begin with it.

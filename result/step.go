@@ -46,6 +46,13 @@ type Step struct {
 	Notes []string `json:"notes,omitempty"`
 	// Transfer is a transfer's own figures (objbench transfer; version 4).
 	Transfer *Transfer `json:"transfer,omitempty"`
+	// Training, Checkpoint and Lake are an AI profile's own figures
+	// (objbench ai; version 8): an epoch of emulated training (a --find-max
+	// step holds one Training per round), one checkpoint saved or loaded,
+	// a lakehouse scan.
+	Training   []Training  `json:"training,omitempty"`
+	Checkpoint *Checkpoint `json:"checkpoint,omitempty"`
+	Lake       *Lake       `json:"lake,omitempty"`
 	// FailedWorks names the streams (COSBench works) whose failed ops
 	// exceeded their acceptable failure ratio, judged at the step's end:
 	// the run failed, but the later stages ran.

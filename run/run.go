@@ -73,6 +73,9 @@ type Options struct {
 	// ReplayInfo, recorded in the result, says what was replayed.
 	Replay     *loadgen.Replay
 	ReplayInfo func() *result.Replay
+	// Scripts drives the streams it names by scripts of their own
+	// (loadgen.Config.Scripts: AI training, checkpoints, lakehouse scans).
+	Scripts func(st workload.Stage, i int, sp workload.Stream) (loadgen.Script, error)
 }
 
 // Run runs sp on tgt and returns its result, also when it fails part way
@@ -135,7 +138,7 @@ func Run(ctx context.Context, sp workload.Spec, tgt *Target, o Options) (*result
 		Grace: o.Grace, CleanupTimeout: o.CleanupTimeout, MaxErrors: o.MaxErrors, NoCleanup: o.NoCleanup,
 		Dataset: sp.Dataset != "" && !o.DeleteDataset, DeleteDataset: sp.Dataset != "" && o.DeleteDataset,
 		OpenLoopHorizon: o.OpenLoopHorizon, OpenBucket: tgt.BucketOpener(max(o.MaxConns, 1)),
-		OnStep: o.OnStep, StepStarted: w.stepStarted, OnSecond: o.OnSecond, OpLog: o.OpLog, Replay: o.Replay}
+		OnStep: o.OnStep, StepStarted: w.stepStarted, OnSecond: o.OnSecond, OpLog: o.OpLog, Replay: o.Replay, Scripts: o.Scripts}
 	hookLive(&cfg, view)
 	out, runErr := loadgen.Run(ctx, cfg)
 	if out == nil {
