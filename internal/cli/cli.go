@@ -151,6 +151,7 @@ Every run prints a latency/throughput table and writes a result file
 	root.AddCommand(newSaturateCommand(env))
 	root.AddCommand(newToolsCommand(env))
 	root.AddCommand(newMergeCommand(env))
+	root.AddCommand(newAICommand(env))
 	return root
 }
 

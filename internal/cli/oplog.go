@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"context"
+
 	"github.com/objbench/objbench/loadgen"
 	"github.com/objbench/objbench/oplog"
 	"github.com/objbench/objbench/result"
+	"github.com/objbench/objbench/storage"
 	"github.com/objbench/objbench/workload"
 )
 
@@ -31,4 +34,8 @@ type planned struct {
 	info    func() *result.Replay
 	err     func() error // what went wrong reading the input during the run
 	close   func()
+	// scripts drive the spec's scripted streams (objbench ai); check,
+	// if set, looks at the target before the run (is the data set there?).
+	scripts func(st workload.Stage, i int, sp workload.Stream) (loadgen.Script, error)
+	check   func(ctx context.Context, st storage.Store) error
 }

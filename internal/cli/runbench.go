@@ -88,6 +88,12 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 		closeListener(ln)
 		return err
 	}
+	if pl != nil && pl.check != nil {
+		if err := pl.check(ctx, tgt.Store); err != nil {
+			closeListener(ln)
+			return inputError{err}
+		}
+	}
 	// Before any work, after every input is checked: the result's bucket.
 	if err := place.check(ctx, tgt); err != nil {
 		closeListener(ln)
@@ -121,7 +127,7 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 		opts.OpLog = ol
 	}
 	if pl != nil {
-		opts.Replay, opts.ReplayInfo = pl.replay, pl.info
+		opts.Replay, opts.ReplayInfo, opts.Scripts = pl.replay, pl.info, pl.scripts
 	}
 	if o.memProfile != "" {
 		snap := heapProfileAtMainEnd(o.memProfile)
@@ -203,7 +209,9 @@ func finish(env Env, o *benchOptions, res *result.Run, out string, runErr error,
 	}
 	write := report.WriteTable
 	if o.quiet {
-		write = report.WriteRates
+		write = func(w io.Writer, r *result.Run) error { // an AI run's own figures are its main table
+			return errors.Join(report.WriteRates(w, r), report.WriteAI(w, r))
+		}
 	}
 	if err := write(env.Stdout, res); err != nil {
 		return err
