@@ -42,6 +42,10 @@ type Config struct {
 	// as some gateways and buggy stores do: a client that deletes what it
 	// lists must not take the listing's word for what is under a prefix.
 	IgnoreListPrefix bool
+	// ListLies are lies told in listings (keys that climb out of the
+	// prefix, a listing that never ends) and a normalising proxy's
+	// rewriting of paths.
+	ListLies ListLies
 	// Null serves no real store: PUT bodies are read and dropped, GET
 	// answers the object's size in zeros. No faults but Delay.Base: it
 	// measures the client's ceiling (with a delay, many clients in flight).

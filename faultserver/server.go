@@ -99,12 +99,24 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	}
 	sc := s3server.Config{Buckets: []string{cfg.Bucket}, AccessKey: cfg.AccessKey, SecretKey: cfg.SecretKey,
 		NoAuth: cfg.AccessKey == "" && cfg.SecretKey == ""}
-	if cfg.IgnoreListPrefix { // after the signature is checked: the client signed the prefix it asked for
-		sc.Rewrite = dropListPrefix
+	// After the signature is checked: the client signed what it asked for.
+	sc.Rewrite = func(r *http.Request) {
+		if cfg.IgnoreListPrefix {
+			dropListPrefix(r)
+		}
+		if cfg.ListLies.NormalizePaths {
+			normalizePath(r)
+		}
+		if cfg.ListLies.Endless {
+			restartEndless(r)
+		}
 	}
 	h, err := s3server.NewHandler(ctx, sc)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.ListLies.any() {
+		h = &listLiar{next: h, lies: cfg.ListLies}
 	}
 	next := &middleware{s: s, next: h}
 	ln, err := new(net.ListenConfig).Listen(ctx, "tcp", cmp.Or(cfg.Listen, "127.0.0.1:0"))

@@ -135,7 +135,7 @@ func (r *runState) emptyOwn(ctx context.Context, b bucketRef, res *result.Step) 
 	if err != nil {
 		return err
 	}
-	l, err := listUnder(ctx, []storage.Store{st}, r.cfg.Namespace, nil)
+	l, err := listUnder(ctx, []storage.Store{st}, r.cfg.Namespace, r.cfg.Namespace, nil)
 	if err != nil {
 		return err
 	}

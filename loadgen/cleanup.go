@@ -110,9 +110,13 @@ func (r *runState) cleanupWork(ctx context.Context, sp workload.Stream) (fixedWo
 	// failure is tried again. The workers' meeting markers are theirs to
 	// remove; of a run split across processes, each deletes the listed
 	// keys that hash to it, so every key is deleted once (ownKey).
-	l, err := listUnder(ctx, stores, prefix, r.ownKey)
+	l, err := listUnder(ctx, stores, prefix, r.cfg.Namespace, r.ownKey)
 	if err != nil {
 		return fixedWork{}, nil, fmt.Errorf("cleanup: list %q: %w", prefix, err)
+	}
+	if note := l.refusal(); note != "" {
+		r.stepNotes = append(r.stepNotes, note)
+		r.leftover(note)
 	}
 	r.forgetPools(prefix)
 	return l.work(batchSize(sp)), l, nil

@@ -22,7 +22,7 @@ func TestListingReadBackFailureIsReported(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	l, err := listUnder(ctx, []storage.Store{st}, "ns/", nil)
+	l, err := listUnder(ctx, []storage.Store{st}, "ns/", "ns/", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -78,11 +78,14 @@ func (r *runState) sweep(ctx context.Context, st workload.Stage, step *result.St
 	var why error
 	for _, prefix := range r.cleanupPrefixes(st) {
 		for _, s := range r.everyStore() {
-			l, err := listUnder(ctx, []storage.Store{s}, prefix, r.ownKey)
+			l, err := listUnder(ctx, []storage.Store{s}, prefix, r.cfg.Namespace, r.ownKey)
 			if err != nil {
 				why = fmt.Errorf("list %q: %w", prefix, err)
 				left++
 				continue
+			}
+			if l.refused > 0 { // noted by the cleanup before the sweep
+				left += int(l.refused)
 			}
 			err = l.each(func(s storage.Store, k string) error {
 				if err := deleteKey(ctx, s, k); err != nil {

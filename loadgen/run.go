@@ -32,7 +32,9 @@ type Config struct {
 	// Grace is how long in-flight ops may run after a stream stops issuing
 	// (deadline or interrupt) before they are cancelled.
 	Grace time.Duration
-	// CleanupTimeout bounds cleanup, which still runs after an interrupt.
+	// CleanupTimeout bounds cleanup, which still runs after an interrupt:
+	// then in-flight ops get Grace, and cleanup and dispose another Grace,
+	// after which they are cut short (what is left is noted).
 	CleanupTimeout time.Duration
 	// MaxErrors stops the run when this many ops have failed (0: never).
 	MaxErrors int64
@@ -181,6 +183,11 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 	}
 	runCtx, abortAll := context.WithCancel(ctx)
 	defer abortAll()
+	// An interrupt leaves the run two graces: one for in-flight ops, one
+	// for cleanup and dispose; then those are cut short too.
+	cutCtx, cut := context.WithCancel(context.WithoutCancel(ctx))
+	defer cut()
+	defer context.AfterFunc(ctx, func() { time.AfterFunc(2*cfg.Grace, cut) })()
 	r := &runState{cfg: cfg, pools: map[string]*keyPool{}, stores: map[string]storage.Store{}, created: map[string]bool{}, removed: map[string]bool{},
 		blocks: map[workload.Data]*payload.Block{}, ratios: map[string]workload.Data{}, written: map[string][2]int64{}, maxErrors: cfg.MaxErrors, abortAll: abortAll,
 		drivers: cfg.Spec.DriverRanks(), bucketNames: map[storage.Store]string{}}
@@ -201,7 +208,7 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 		if failed != nil && st.Kind != result.KindCleanup && st.Kind != result.KindDispose {
 			continue
 		}
-		if err := r.runStage(ctx, runCtx, st, out); err != nil && failed == nil {
+		if err := r.runStage(cutCtx, runCtx, st, out); err != nil && failed == nil {
 			// Stop the workflow, but still clean up what it wrote.
 			failed = err
 			abortAll()
@@ -270,9 +277,9 @@ func (r *runState) preflight() error {
 }
 
 // runStage runs every step of st. Cleanup and dispose run even after an
-// interrupt or an abort, on a deadline of their own (unless NoCleanup);
-// other stages start no step once runCtx has ended.
-func (r *runState) runStage(ctx, runCtx context.Context, st workload.Stage, out *Outcome) error {
+// interrupt or an abort, on a deadline of their own (unless NoCleanup)
+// within cutCtx; other stages start no step once runCtx has ended.
+func (r *runState) runStage(cutCtx, runCtx context.Context, st workload.Stage, out *Outcome) error {
 	if st.Kind == result.KindCleanup || st.Kind == result.KindDispose {
 		if r.cfg.NoCleanup {
 			return nil
@@ -282,7 +289,7 @@ func (r *runState) runStage(ctx, runCtx context.Context, st workload.Stage, out 
 				Notes: []string{"skipped: the data set is kept (objbench dataset rm deletes it)"}})
 			return nil
 		}
-		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.cfg.CleanupTimeout)
+		cctx, cancel := context.WithTimeout(cutCtx, r.cfg.CleanupTimeout)
 		defer cancel()
 		r.logStep = st.Name
 		if err := r.beforeStep(cctx, st, 0); err != nil {
@@ -305,8 +312,14 @@ func (r *runState) runStage(ctx, runCtx context.Context, st workload.Stage, out 
 		default:
 			step, err = r.cleanup(cctx, st)
 		}
+		if cutCtx.Err() != nil { // the interrupt's time ran out under it
+			why := fmt.Sprintf("%s cut short %v after the interrupt (twice the grace): objects of this run may be left under %s",
+				st.Name, 2*r.cfg.Grace, r.cfg.Namespace)
+			step.Notes = append(step.Notes, why)
+			r.leftover(why)
+		}
 		out.Steps = append(out.Steps, step)
-		if err == nil && st.Kind == result.KindCleanup {
+		if err == nil && st.Kind == result.KindCleanup && cutCtx.Err() == nil {
 			out.CleanedUp = true
 		}
 		return err

@@ -25,6 +25,24 @@ func (e *StrayKeysError) Error() string {
 
 func (e *StrayKeysError) Unwrap() error { return ErrListingFault }
 
+// ListingStuckError is a listing the store never lets end: a page that
+// repeats a continuation token already followed, a page whose keys do
+// not come after the last page's (every listing is in key order), or
+// page after page with no key. The listing stops there; errors.Is finds
+// ErrListingFault in it.
+type ListingStuckError struct {
+	Prefix string
+	Pages  int    // the pages read before it stopped
+	Why    string // what did not advance
+}
+
+func (e *ListingStuckError) Error() string {
+	return fmt.Sprintf("listing %q does not advance (%s, after %d pages): the store is at fault, so the listing was stopped",
+		e.Prefix, e.Why, e.Pages)
+}
+
+func (e *ListingStuckError) Unwrap() error { return ErrListingFault }
+
 // ListUnder lists prefix as List does but does not take the store's word
 // for it: fn sees only keys that start with prefix, and when the store
 // returns any other key, ListUnder lists on to the end, counting them, and

@@ -23,7 +23,7 @@ func (r *runner) download(ctx context.Context, it Item) (err error) {
 		defer func() {
 			err = errors.Join(err, f.Close())
 			if err != nil {
-				_ = os.Remove(it.Path) // never leave a partial file behind
+				r.removeFile(it) // never leave a partial file behind
 			}
 		}()
 	}
@@ -50,14 +50,11 @@ func (r *runner) download(ctx context.Context, it Item) (err error) {
 // create makes the destination file, refusing to replace one unless
 // o.Force, and sizes it so parts can be written in any order.
 func (r *runner) create(it Item) (*os.File, error) {
-	if err := os.MkdirAll(filepath.Dir(it.Path), 0o755); err != nil {
-		return nil, err
-	}
 	flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
 	if r.o.Force {
 		flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
 	}
-	f, err := os.OpenFile(it.Path, flags, 0o644)
+	f, err := r.openFile(it, flags)
 	if errors.Is(err, os.ErrExist) {
 		return nil, fmt.Errorf("%s already exists (use --force to replace it)", it.Path)
 	}
@@ -66,8 +63,35 @@ func (r *runner) create(it Item) (*os.File, error) {
 	}
 	if err := f.Truncate(it.Size); err != nil {
 		_ = f.Close()
-		_ = os.Remove(it.Path)
+		r.removeFile(it)
 		return nil, err
 	}
 	return f, nil
+}
+
+// openFile opens it's file: below the destination's root when the plan
+// has one (DownloadPlan's always does), else at its path.
+func (r *runner) openFile(it Item, flags int) (*os.File, error) {
+	if r.dest == nil {
+		if err := os.MkdirAll(filepath.Dir(it.Path), 0o755); err != nil {
+			return nil, err
+		}
+		return os.OpenFile(it.Path, flags, 0o644)
+	}
+	rel, err := r.dest.rel(it.Path)
+	if err != nil {
+		return nil, err
+	}
+	return r.dest.openFile(it.Key, rel, flags)
+}
+
+// removeFile removes it's file, below the destination's root if any.
+func (r *runner) removeFile(it Item) {
+	if r.dest == nil {
+		_ = os.Remove(it.Path)
+		return
+	}
+	if rel, err := r.dest.rel(it.Path); err == nil {
+		r.dest.remove(rel)
+	}
 }

@@ -41,6 +41,10 @@ type Plan struct {
 	// Prefix is the key prefix all items live under: the destination of an
 	// upload, the source of a download. Verify lists it.
 	Prefix string
+	// Dest is a download's destination directory (DownloadPlan): every
+	// file is opened below it through an os.Root, so no symbolic link
+	// already there leads a key's file out of it. Empty: none.
+	Dest string
 	// Seed seeds the generator's block for items without a Path.
 	Seed uint64
 	// Items are the objects of a plan of files, generated data or a
@@ -251,6 +255,9 @@ const NullDest = "null:"
 // a spill (Close the plan when done with it).
 func DownloadPlan(ctx context.Context, st storage.Store, prefix, dir string, force bool) (*Plan, error) {
 	p := &Plan{Download: true, Prefix: prefix}
+	if dir != NullDest {
+		p.Dest = dir
+	}
 	// check refuses a key that would be written outside dir, or over a
 	// file already there (unless force).
 	check := func(o storage.ObjectInfo, rel string) error {

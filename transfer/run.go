@@ -26,6 +26,7 @@ type runner struct {
 	objects atomic.Int64
 	bytes   atomic.Int64
 	written *Written // upload: what finished, with its ETag
+	dest    *destDir // download: where its files go, if anywhere
 }
 
 // Run moves the plan's objects to (upload) or from (download) st with
@@ -42,6 +43,14 @@ func Run(ctx context.Context, st storage.Store, p *Plan, o Options) (*Result, er
 		r.written = newWritten(o)
 	}
 	r.st = retry.New(st, retry.Policy{Retries: o.Retries, OnRetry: r.retried})
+	if p.Download && p.Dest != "" {
+		d, err := openDest(p.Dest)
+		if err != nil {
+			return nil, err
+		}
+		defer d.close()
+		r.dest = d
+	}
 	if !p.Download && hasGenerated(p) {
 		b, err := payload.NewBlock(payload.DefaultBlockSize, p.Seed, 0)
 		if err != nil {

@@ -252,6 +252,9 @@ func finish(env Env, o *benchOptions, res *result.Run, out string, runErr error,
 		return fmt.Errorf("%d work(s) failed the acceptable failure ratio (afr); the later stages ran: %s",
 			len(res.FailedWorks()), strings.Join(res.FailedWorks(), "; "))
 	case res.Interrupted:
+		if res.CleanupNote != "" { // even under -q: objects are left
+			fmt.Fprintf(env.Stderr, "objbench: cleanup incomplete: %s\n", res.CleanupNote)
+		}
 		return errInterrupted
 	case res.Aborted == "max-errors":
 		return fmt.Errorf("run stopped early: %s (--max-errors %d)", res.Aborted, o.maxErrors)

@@ -48,8 +48,8 @@ func (s *Store) DeleteObjects(ctx context.Context, objs []storage.ObjectID) ([]s
 	}
 	doc := deleteRequest{Xmlns: s3Namespace, Quiet: true, Objects: make([]deleteObject, len(objs))}
 	for i, o := range objs {
-		if o.Key == "" {
-			return nil, opError("delete-objects", s.bucket, errEmptyKey)
+		if err := keyErr(o.Key); err != nil {
+			return nil, opError("delete-objects", s.bucket, err)
 		}
 		doc.Objects[i] = deleteObject{Key: o.Key, VersionID: o.VersionID}
 	}

@@ -34,8 +34,8 @@ type copyResult struct {
 
 // CopyObject copies src to dst on the target (PUT with x-amz-copy-source).
 func (s *Store) CopyObject(ctx context.Context, src, dst string, o storage.CopyOptions) (storage.ObjectInfo, error) {
-	if src == "" || dst == "" {
-		return storage.ObjectInfo{}, opError("copy", dst, errEmptyKey)
+	if err := errors.Join(keyErr(src), keyErr(dst)); err != nil {
+		return storage.ObjectInfo{}, opError("copy", dst, err)
 	}
 	if o.Range != nil {
 		return storage.ObjectInfo{}, opError("copy", dst, errors.New("s3: a byte range is copied into a part (UploadPartCopy), not an object"))
@@ -66,8 +66,8 @@ func (s *Store) CopyObject(ctx context.Context, src, dst string, o storage.CopyO
 
 // UploadPartCopy makes part n of an upload from src, or o.Range of it.
 func (s *Store) UploadPartCopy(ctx context.Context, key, uploadID string, n int, src string, o storage.CopyOptions) (storage.Part, error) {
-	if key == "" || src == "" {
-		return storage.Part{}, opError("upload-part-copy", key, errEmptyKey)
+	if err := errors.Join(keyErr(key), keyErr(src)); err != nil {
+		return storage.Part{}, opError("upload-part-copy", key, err)
 	}
 	q := "partNumber=" + strconv.Itoa(n) + "&uploadId=" + url.QueryEscape(uploadID)
 	req := s.newRequest(ctx, http.MethodPut, key, q)

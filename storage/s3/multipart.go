@@ -31,8 +31,8 @@ func (s *Store) CreateMultipart(ctx context.Context, key string) (string, error)
 // attributes (encryption, tags, metadata, storage class) and the checksum
 // algorithm its parts will carry.
 func (s *Store) CreateMultipartWith(ctx context.Context, key string, o storage.PutOptions) (string, error) {
-	if key == "" {
-		return "", opError("create-multipart", key, errEmptyKey)
+	if err := keyErr(key); err != nil {
+		return "", opError("create-multipart", key, err)
 	}
 	req := s.newRequest(ctx, http.MethodPost, key, "uploads=")
 	if err := setObjectHeaders(req.Header, &o); err != nil {
@@ -62,8 +62,8 @@ func (s *Store) CreateMultipartWith(ctx context.Context, key string, o storage.P
 
 // UploadPart uploads part n of an upload (PUT ?partNumber=&uploadId=).
 func (s *Store) UploadPart(ctx context.Context, key, uploadID string, n int, body io.Reader, size int64, o storage.PutOptions) (storage.Part, error) {
-	if key == "" {
-		return storage.Part{}, opError("upload-part", key, errEmptyKey)
+	if err := keyErr(key); err != nil {
+		return storage.Part{}, opError("upload-part", key, err)
 	}
 	q := "partNumber=" + strconv.Itoa(n) + "&uploadId=" + url.QueryEscape(uploadID)
 	req := s.newRequest(ctx, http.MethodPut, key, q)
@@ -129,8 +129,8 @@ func completePartOf(p storage.Part) completePart {
 
 // CompleteMultipart assembles the parts (in part-number order) into key.
 func (s *Store) CompleteMultipart(ctx context.Context, key, uploadID string, parts []storage.Part) (storage.ObjectInfo, error) {
-	if key == "" {
-		return storage.ObjectInfo{}, opError("complete-multipart", key, errEmptyKey)
+	if err := keyErr(key); err != nil {
+		return storage.ObjectInfo{}, opError("complete-multipart", key, err)
 	}
 	parts = slices.Clone(parts)
 	slices.SortFunc(parts, func(a, b storage.Part) int { return a.Number - b.Number })
@@ -171,8 +171,8 @@ func (s *Store) CompleteMultipart(ctx context.Context, key, uploadID string, par
 
 // AbortMultipart abandons an upload and frees its parts (DELETE ?uploadId=).
 func (s *Store) AbortMultipart(ctx context.Context, key, uploadID string) error {
-	if key == "" {
-		return opError("abort-multipart", key, errEmptyKey)
+	if err := keyErr(key); err != nil {
+		return opError("abort-multipart", key, err)
 	}
 	resp, err := s.do(s.newRequest(ctx, http.MethodDelete, key, "uploadId="+url.QueryEscape(uploadID)), nil)
 	if err != nil {

@@ -13,8 +13,8 @@ import (
 
 // Put uploads size bytes of body as key in one PUT request.
 func (s *Store) Put(ctx context.Context, key string, body io.Reader, size int64, o storage.PutOptions) (storage.ObjectInfo, error) {
-	if key == "" {
-		return storage.ObjectInfo{}, opError("put", key, errEmptyKey)
+	if err := keyErr(key); err != nil {
+		return storage.ObjectInfo{}, opError("put", key, err)
 	}
 	req := s.newRequest(ctx, http.MethodPut, key, "")
 	if o.IfNoneMatch != "" || o.IfMatch != "" {
@@ -62,8 +62,8 @@ func (s *Store) Get(ctx context.Context, key string, o storage.GetOptions, w io.
 
 // getRequest is the unsigned GET of key that o asks for.
 func (s *Store) getRequest(ctx context.Context, key string, o storage.GetOptions) (*http.Request, error) {
-	if key == "" {
-		return nil, opError("get", key, errEmptyKey)
+	if err := keyErr(key); err != nil {
+		return nil, opError("get", key, err)
 	}
 	req := s.newRequest(ctx, http.MethodGet, key, versionQuery(o.VersionID))
 	if o.Range != nil {
@@ -129,8 +129,8 @@ func (s *Store) Stat(ctx context.Context, key string) (storage.ObjectInfo, error
 
 // StatWith is a HEAD request for a version, under conditions.
 func (s *Store) StatWith(ctx context.Context, key string, o storage.StatOptions) (storage.ObjectInfo, error) {
-	if key == "" {
-		return storage.ObjectInfo{}, opError("stat", key, errEmptyKey)
+	if err := keyErr(key); err != nil {
+		return storage.ObjectInfo{}, opError("stat", key, err)
 	}
 	req := s.newRequest(ctx, http.MethodHead, key, versionQuery(o.VersionID))
 	if o.IfNoneMatch != "" || o.IfMatch != "" {
@@ -165,8 +165,8 @@ func (s *Store) Delete(ctx context.Context, key string) error {
 // DeleteWith removes key, or one version of it; in a versioned bucket a
 // delete without a version makes a delete marker, whose version it returns.
 func (s *Store) DeleteWith(ctx context.Context, key string, o storage.DeleteOptions) (storage.ObjectInfo, error) {
-	if key == "" {
-		return storage.ObjectInfo{}, opError("delete", key, errEmptyKey)
+	if err := keyErr(key); err != nil {
+		return storage.ObjectInfo{}, opError("delete", key, err)
 	}
 	resp, err := s.do(s.newRequest(ctx, http.MethodDelete, key, versionQuery(o.VersionID)), o.Trace)
 	if err != nil {

@@ -24,7 +24,6 @@ func TestObjectRoundTrip(t *testing.T) {
 		{"needs escaping", "a b/c+d%e~f", 333},
 		{"reserved chars", "x!$&'()*,;=:@[]?#y", 10},
 		{"unicode", "unicodé/ключ/日本", 77},
-		{"leading slash", "/rooted", 5},
 		{"empty object", "empty", 0},
 	}
 	for _, tt := range tests {

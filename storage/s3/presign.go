@@ -29,8 +29,8 @@ func (s *Store) Presign(ctx context.Context, key string, expiry time.Duration) (
 }
 
 func (s *Store) presignAt(ctx context.Context, key string, expiry time.Duration, now time.Time) (string, error) {
-	if key == "" {
-		return "", opError("presign", key, errEmptyKey)
+	if err := keyErr(key); err != nil {
+		return "", opError("presign", key, err)
 	}
 	if expiry < time.Second || expiry > maxPresignExpiry {
 		return "", opError("presign", key, fmt.Errorf("s3: a presigned URL lives from 1s to %v, not %v", maxPresignExpiry, expiry))

@@ -14,6 +14,15 @@ import (
 
 var errEmptyKey = errors.New("s3: empty object key")
 
+// keyErr refuses a key no request may carry: the empty key, and a key that
+// path normalisation could turn into another (storage.CheckKeyPath).
+func keyErr(key string) error {
+	if key == "" {
+		return errEmptyKey
+	}
+	return storage.CheckKeyPath(key)
+}
+
 // newRequest builds a request for key ("" = the bucket itself) without
 // parsing a URL: it copies the prebuilt base and sets the path.
 func (s *Store) newRequest(ctx context.Context, method, key, rawQuery string) *http.Request {

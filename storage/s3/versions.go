@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -82,7 +83,7 @@ type versionEntry struct {
 // (ListObjectVersions, page by page).
 func (s *Store) ListVersions(ctx context.Context, prefix string, fn func(storage.ObjectVersion) error) error {
 	keyMarker, versionMarker := "", ""
-	for {
+	for pages := 1; ; pages++ {
 		page, err := s.versionsOnce(ctx, prefix, keyMarker, versionMarker)
 		if err != nil {
 			return opError("list-versions", prefix, err)
@@ -110,7 +111,15 @@ func (s *Store) ListVersions(ctx context.Context, prefix string, fn func(storage
 		if page.NextKeyMarker == "" && page.NextVersionIDMarker == "" {
 			return opError("list-versions", prefix, errors.New("s3: truncated version listing without a next marker"))
 		}
-		keyMarker, versionMarker = page.NextKeyMarker, page.NextVersionIDMarker
+		next := page.NextKeyMarker
+		if strings.EqualFold(page.EncodingType, "url") {
+			next, _ = url.QueryUnescape(next)
+		}
+		if next < keyMarker || next == keyMarker && page.NextVersionIDMarker == versionMarker {
+			return opError("list-versions", prefix, &storage.ListingStuckError{Prefix: prefix, Pages: pages,
+				Why: fmt.Sprintf("page %d's next marker %q/%q does not come after the last", pages, next, page.NextVersionIDMarker)})
+		}
+		keyMarker, versionMarker = next, page.NextVersionIDMarker
 	}
 }
 
