@@ -93,7 +93,7 @@ func (s *streamRun) openLoop(stop context.Context, g *errgroup.Group) {
 	sc.drops = s.series.NewDropRecorder()
 	spawn := func(first slot, has bool) {
 		id := int(sc.started.Add(1) - 1)
-		g.Go(func() error { newWorker(s, id).openLoop(first, has, sc.slots); return nil })
+		g.Go(func() error { w := newWorker(s, id); w.openLoop(first, has, sc.slots); s.addRates(w); return nil })
 	}
 	for range s.workers {
 		spawn(slot{}, false)

@@ -34,6 +34,8 @@ type streamRun struct {
 	issued, cursor, moved atomic.Int64
 	ownStopped            atomic.Int64 // workers stopped at their own limits
 	untrailed             atomic.Int64 // objects read with hashCheck that had no trailer
+	ratesMu               sync.Mutex
+	rates                 streamRates // COSBench's, as the workers stop (cosbenchrate.go)
 	end                   stopper
 	liveNext              int64 // the first second not yet passed to Config.OnSecond
 
@@ -194,7 +196,7 @@ func (s *streamRun) execute(stop context.Context, grace time.Duration) (result.S
 	default:
 		for i := range s.workers {
 			w := newWorker(s, i)
-			wg.Go(func() error { w.closedLoop(stopCtx); return nil })
+			wg.Go(func() error { w.closedLoop(stopCtx); s.addRates(w); return nil })
 		}
 	}
 	err := wg.Wait()
@@ -267,5 +269,9 @@ func (s *streamRun) result(stopCtx context.Context) (result.Stream, error) {
 			res.StoppedBy = "interrupted"
 		}
 	}
-	return res, res.SetWindow(win)
+	if err := res.SetWindow(win); err != nil {
+		return res, err
+	}
+	res.COSBench = s.cosbenchRates(res.Totals)
+	return res, nil
 }

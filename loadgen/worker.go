@@ -38,6 +38,7 @@ type worker struct {
 	id       int
 	ownOps   int64 // ops finished and bytes moved, against own limits
 	ownBytes int64
+	span     workerSpan    // COSBench's rates (cosbenchrate.go)
 	md5      hash.Hash     // COSBench's hashCheck (hashcheck.go): its writes' trailers,
 	hb       *hashedBody   // their bodies,
 	tc       trailerCheck  // and the check of its reads
@@ -185,6 +186,7 @@ func (w *worker) do(intended time.Time) bool {
 	}
 	if s.countsOp(&w.res) { // COSBench's ramps: what is left out is not recorded
 		w.rec.Record(&w.res)
+		w.span.note(&w.res)
 		if s.own.set() {
 			w.countOwn()
 		}

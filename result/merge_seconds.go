@@ -19,6 +19,7 @@ func planStream(streams []*Stream, shifts []int64) (Stream, Window, error) {
 		out.Concurrency += s.Concurrency
 		out.MaxWorkers += s.MaxWorkers
 		out.PeakWorkers += s.PeakWorkers
+		out.COSBench = AddCOSBenchRates(out.COSBench, s.COSBench)
 		if !slices.Contains(stopped, s.StoppedBy) {
 			stopped = append(stopped, s.StoppedBy)
 		}

@@ -40,7 +40,8 @@ import (
 //	10: a step's AI figures (objbench ai): training (per accelerator and
 //	   epoch: computation, wall time, batch waits; a find-max step's
 //	   rounds), a checkpoint's ranks, a lakehouse scan's queries
-const Version = 10
+//	11: each stream's rates by COSBench's formula (cosbench)
+const Version = 11
 
 // RunInfo identifies a run and says how it ended; a result file and its
 // summary both begin with it.

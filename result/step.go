@@ -90,6 +90,8 @@ type Stream struct {
 	Outages []Outage `json:"outages,omitempty"`
 	// Phases is where each op's requests spent their time (network stores).
 	Phases []OpPhases `json:"phases,omitempty"`
+	// COSBench is each op's rates by COSBench's formula (version 10).
+	COSBench []COSBenchRate `json:"cosbench,omitempty"`
 }
 
 // SetWindow gives the stream its window and recomputes its totals from

@@ -232,6 +232,13 @@ func finish(env Env, o *benchOptions, res *result.Run, out string, runErr error,
 			return fmt.Errorf("--cosbench-csv: %w", err)
 		}
 		note("COSBench CSVs: %s (and a row in %s)", dir, filepath.Join(o.cosbenchCSV, "run-history.csv"))
+		diffs, err := cosbenchcsv.RateDifferences(res)
+		if err != nil {
+			return fmt.Errorf("--cosbench-csv: %w", err)
+		}
+		for _, d := range diffs {
+			note("COSBench CSV: %s", d)
+		}
 	}
 	if out != "" {
 		note("result: %s", out)

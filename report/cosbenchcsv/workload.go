@@ -37,7 +37,8 @@ func writeWorkload(w io.Writer, stages []stage) error {
 			rec := []string{s.id, m.name, m.typ, strconv.FormatInt(m.t.OK, 10), strconv.FormatInt(m.t.Bytes, 10),
 				orNA(m.avgRes(), num), orNA(m.avgProc(), num)}
 			rec = append(rec, percentilesMS(m)...)
-			rec = append(rec, num(m.t.OpsPerSec), num(m.t.BytesPerSec), orNA(m.succRatio(), ratio), s.state())
+			ops, bytes := m.rates()
+			rec = append(rec, num(ops), num(bytes), orNA(m.succRatio(), ratio), s.state())
 			if err := cw.Write(append(rec, s.history()...)); err != nil {
 				return err
 			}
