@@ -183,14 +183,14 @@ func (r *Rendezvous) Leave(ctx context.Context, gone []int) error {
 
 // deleteMarkers deletes the meeting markers listed under prefix: keys
 // whose names are markers' (rank-..., a claim), and nothing else, nothing
-// outside prefix.
+// outside prefix; the run's manifests stay.
 func (r *Rendezvous) deleteMarkers(ctx context.Context, prefix string) error {
 	keys, err := storage.KeysUnder(ctx, r.Store, prefix)
 	if err != nil {
 		return err
 	}
 	for _, k := range keys {
-		if !IsMarker(strings.TrimPrefix(k, r.Prefix)) {
+		if name := strings.TrimPrefix(k, r.Prefix); !IsMarker(name) || strings.HasPrefix(name, ManifestDir) {
 			continue
 		}
 		if err := r.Store.Delete(ctx, k); err != nil && storage.ErrorClass(err) != storage.ClassNotFound {

@@ -149,3 +149,31 @@ func TestWorkersWhoseMeetingFailsSaySo(t *testing.T) {
 		t.Errorf("merge: exit %d\n%s\n%s", m.code, m.stdout, m.stderr)
 	}
 }
+
+// A run whose workers kept their objects (--no-cleanup here; a worker
+// that died is the same case) leaves them with its manifests; the merge
+// with --clean deletes them through the store the result names, and the
+// bucket is empty.
+func TestMergeCleanDeletesWhatTheRunLeft(t *testing.T) {
+	ep, st, env := splitServer(t)
+	dir := t.TempDir()
+	runs := workers(t, dir, env, []int{0, 1}, func(r int) []string {
+		return []string{"put", "--endpoint-url", ep, "--bucket", "bench", "--worker", fmt.Sprintf("%d/2", r), "--run-id", "kept",
+			"-c", "2", "--ops", "40", "--size", "1KiB", "--out", "res/", "--no-cleanup", "-q"}
+	})
+	for r, x := range runs {
+		if x.code != 0 {
+			t.Fatalf("rank %d: exit %d\n%s", r, x.code, x.stderr)
+		}
+	}
+	if left := listAll(t, st); len(left) != 42 { // 40 objects and the two workers' manifests
+		t.Fatalf("%d keys kept, want 40 objects and 2 manifests: %v", len(left), left[:min(5, len(left))])
+	}
+	m := objbench(t, dir, env, "merge", filepath.Join(dir, "res", "kept"), "-o", "merged.json", "--clean").mustSucceed(t)
+	if !strings.Contains(m.stdout, "cleaned run kept in s3://bench at "+ep+": 40 objects") {
+		t.Errorf("merge --clean:\n%s", m.stdout)
+	}
+	if left := listAll(t, st); len(left) != 0 {
+		t.Errorf("left after merge --clean: %v", left[:min(5, len(left))])
+	}
+}

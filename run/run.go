@@ -131,7 +131,13 @@ func Run(ctx context.Context, sp workload.Spec, tgt *Target, o Options) (*result
 	}
 	meet, err := rendezvous(ctx, tgt, res, sp, o, note)
 	if err != nil {
-		return failedToJoin(ctx, meet, w, res, err)
+		return failedToJoin(ctx, meet, w, res, o, err)
+	}
+	if sp.Dataset == "" { // what a later `objbench clean --run` needs, before the first write
+		m := Manifest{RunID: o.RunID, Rank: o.Worker.Rank, Size: o.Worker.N(), Started: res.Started, Namespace: res.Target.Namespace, Spec: spec}
+		if err := writeManifest(ctx, tgt.Store, m); err != nil {
+			return failedToJoin(ctx, meet, w, res, o, err)
+		}
 	}
 	cfg := loadgen.Config{Store: tgt.Store, Spec: sp, Namespace: res.Target.Namespace, Block: block, Seed: o.Seed,
 		Worker: o.Worker, BeforeStep: meet.beforeStep, Stopping: meet.stopping, Adopted: meet.adoptedRanks, Repeat: o.Repeat,
@@ -153,6 +159,9 @@ func Run(ctx context.Context, sp workload.Spec, tgt *Target, o Options) (*result
 		res.Failure = &result.Failure{Cause: runErr.Error(), Step: lastStep(out.Steps)}
 	}
 	meet.finish(ctx, res, tgt.Store)
+	if res.CleanedUp && sp.Dataset == "" {
+		dropManifests(ctx, tgt.Store, res, meet.adoptedRanks())
+	}
 	res.Finished = time.Now()
 	if o.ReplayInfo != nil {
 		res.Replay = o.ReplayInfo()
@@ -170,7 +179,7 @@ func closeWatch(w *watch, res *result.Run) { w.finish(res) }
 // it says why, so that a merge never shows the worker as ended well. A
 // second claimant of a rank gets no result: the rank's file is its
 // holder's.
-func failedToJoin(ctx context.Context, meet *meeting, w *watch, res *result.Run, err error) (*result.Run, error) {
+func failedToJoin(ctx context.Context, meet *meeting, w *watch, res *result.Run, o Options, err error) (*result.Run, error) {
 	closeWatch(w, res)
 	var dup *distributed.DuplicateError
 	if errors.As(err, &dup) {
@@ -179,7 +188,10 @@ func failedToJoin(ctx context.Context, meet *meeting, w *watch, res *result.Run,
 	meet.stopping("failed to join")
 	meet.leave(ctx)
 	res.Finished = time.Now()
-	res.Failure = &result.Failure{Cause: err.Error(), Step: "joining the other workers"}
+	res.Failure = &result.Failure{Cause: err.Error(), Step: "starting"}
+	if !o.Worker.Solo() && meet != nil {
+		res.Failure.Step = "joining the other workers"
+	}
 	return res, err
 }
 

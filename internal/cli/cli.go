@@ -63,11 +63,14 @@ type Env struct {
 	Stdout io.Writer
 	Stderr io.Writer
 	Getenv func(string) string
+	// Last is what to say if a second interrupt ends the process at once
+	// (Main); nil in tests.
+	Last *LastWords
 }
 
 // OSEnv is the real process environment.
 func OSEnv() Env {
-	return Env{Args: os.Args[1:], Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}
+	return Env{Args: os.Args[1:], Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Last: &LastWords{}}
 }
 
 // usageError marks a mistake in the command line itself: a flag or an

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/objbench/objbench/result"
+	"github.com/objbench/objbench/run"
 	"github.com/objbench/objbench/storage"
 	"github.com/objbench/objbench/units"
 )
@@ -25,6 +26,7 @@ type mergeOptions struct {
 	csv, html  string
 	requireAll bool // deprecated: the default
 	allowPart  bool
+	clean      bool
 	quiet      bool
 	memLimit   string
 }
@@ -59,7 +61,8 @@ there; a merge that needs more still runs). With 0, it runs as usual.
 bench/merge.sh measures a 100-worker hour.`,
 		Example: `  objbench merge objbench-results/RUN-ID/ -o merged.json
   objbench merge s3://results/runs/RUN-ID/ --endpoint-url http://10.0.0.5:9000 -o merged.json
-  objbench merge worker-0.json worker-1.json --allow-partial   # worker 2 died: merge what there is`,
+  objbench merge worker-0.json worker-1.json --allow-partial   # worker 2 died: merge what there is
+  objbench merge res/bench-1/ --clean   # and delete what the run left in its bucket`,
 		Args: positional(1, -1, "the workers' results: a directory, s3://BUCKET/PREFIX/ or result files"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runMerge(cmd.Context(), env, o, args)
@@ -73,6 +76,8 @@ bench/merge.sh measures a 100-worker hour.`,
 	f.BoolVar(&o.allowPart, "allow-partial", false, "exit 0 though workers are missing or failed (the merged result still says PARTIAL)")
 	f.BoolVar(&o.requireAll, "require-all", false, "fail (exit 1) unless every worker's result is there and ended well: the default now")
 	_ = f.MarkDeprecated("require-all", "it is the default; --allow-partial accepts a partial merge")
+	f.BoolVar(&o.clean, "clean", false, "when the run left objects (a worker died, --no-cleanup), delete them as objbench clean --run RUN-ID does, "+
+		"in the store the result names (credentials from the target flags and the environment)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "print only the latency/throughput table")
 	f.StringVar(&o.memLimit, "memory-limit", "1GiB", "soft limit of the merge's memory (0: none)")
 	return cmd
@@ -113,6 +118,11 @@ func runMerge(ctx context.Context, env Env, o *mergeOptions, args []string) erro
 	// finish writes the merged file.
 	if err := finish(env, bo, merged, out, nil, notes(env, o.quiet)); err != nil {
 		return err
+	}
+	if o.clean && !merged.CleanedUp {
+		if err := cleanMerged(ctx, env, o, merged); err != nil {
+			return err
+		}
 	}
 	if p := merged.Partial(); p != "" && !o.allowPart {
 		return fmt.Errorf("partial result %s written to %s: missing workers %v, failed %v (with --allow-partial a partial merge exits 0)", p, out, merged.Workers.Missing, merged.Workers.Failed)
@@ -205,4 +215,31 @@ func bucketResults(ctx context.Context, env Env, o *mergeOptions, where string) 
 		})
 	}
 	return objs, g.Wait()
+}
+
+// cleanMerged deletes what a merged run left (run.CleanRun), in the store
+// its result names unless the target flags name one.
+func cleanMerged(ctx context.Context, env Env, o *mergeOptions, merged *result.Run) error {
+	t := o.target
+	if t.target == "" && t.endpoint == "" && t.bucket == "" {
+		switch tg := merged.Target; {
+		case tg.Embedded && tg.Root == "":
+			return inputf("--clean: run %s measured the embedded server, whose objects went with its process", merged.RunID)
+		case tg.Kind == "fs":
+			t.target = "file://" + tg.Root
+		default:
+			t.endpoint, t.bucket, t.region = tg.Endpoint, tg.Bucket, tg.Region
+		}
+	}
+	tgt, err := t.open(ctx, env, 8, notes(env, o.quiet))
+	if err != nil {
+		return err
+	}
+	defer func() { _ = tgt.Close(context.WithoutCancel(ctx)) }()
+	c, err := run.CleanRun(ctx, tgt, merged.RunID, false)
+	if err != nil {
+		return fmt.Errorf("--clean: %w", err)
+	}
+	fmt.Fprintf(env.Stdout, "cleaned run %s in %s: %s\n", merged.RunID, tgt.Info.Label(), c)
+	return nil
 }

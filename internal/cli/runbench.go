@@ -114,8 +114,19 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 		}
 		defer stopProfile()
 	}
+	ns := "objbench/" + runID + "/"
+	if sp.Dataset != "" {
+		ns = workload.DatasetNamespace(sp.Dataset)
+	}
+	where, cleanCmd := whereRunWrites(tgt.Info, ns, runID)
+	note("run %s writes under %s", runID, where)
+	if sp.Dataset == "" && cleanCmd != "" {
+		env.Last.Set(fmt.Sprintf("run %s left what it wrote under %s, and no result file; %s deletes it", runID, where, cleanCmd))
+	}
+	defer env.Last.Set("")
 	stopNote := context.AfterFunc(ctx, func() {
-		note("interrupt: finishing in-flight ops, then cleaning up (Ctrl-C again to quit at once)")
+		// Said whatever -q says: the second interrupt leaves objects behind.
+		fmt.Fprintf(env.Stderr, "objbench: interrupt: finishing in-flight ops, then cleaning up run %s (%s); Ctrl-C again quits at once and leaves them\n", runID, where)
 	})
 	defer stopNote()
 	opts := run.Options{RunID: runID, Seed: o.seed, Tool: result.Tool{Name: "objbench", Version: version()},
@@ -244,7 +255,12 @@ func finish(env Env, o *benchOptions, res *result.Run, out string, runErr error,
 		note("result: %s", out)
 	}
 	if !res.CleanedUp && o.noCleanup {
-		note("objects kept under %s (--no-cleanup)", res.Target.Namespace)
+		where, cleanCmd := whereRunWrites(res.Target, res.Target.Namespace, res.RunID)
+		if cleanCmd != "" {
+			note("objects kept under %s (--no-cleanup): %s deletes them", where, cleanCmd)
+		} else {
+			note("objects kept under %s (--no-cleanup)", where)
+		}
 	}
 	if sp := specDataset(res); sp != "" && !o.deleteDataset {
 		note("data set %s kept under %s in its buckets (objbench dataset rm %s deletes it)", sp, res.Target.Namespace, sp)
