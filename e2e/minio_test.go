@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -113,8 +114,9 @@ func TestNoPrepareReadsObjectsKeptByEarlierRun(t *testing.T) {
 	first := filepath.Join(dir, "put.json")
 	objbench(t, dir, env, append([]string{"put", "--ops", "20", "--concurrency", "2", "--no-cleanup", "--out", first}, flags...)...).mustSucceed(t)
 	res := readResult(t, first)
-	if res.CleanedUp || len(listAll(t, st)) != 20 {
-		t.Fatalf("--no-cleanup should keep 20 objects; bucket has %d", len(listAll(t, st)))
+	// The 20 objects, and the run's manifest beside them for clean --run.
+	if res.CleanedUp || len(listAll(t, st)) != 21 || !slices.Contains(listAll(t, st), res.Target.Namespace+"_workers/manifest/rank-000000.json") {
+		t.Fatalf("--no-cleanup should keep 20 objects and the run's manifest; bucket has %v", listAll(t, st))
 	}
 	prefix := res.Target.Namespace + "put/"
 	second := filepath.Join(dir, "get.json")
@@ -122,8 +124,8 @@ func TestNoPrepareReadsObjectsKeptByEarlierRun(t *testing.T) {
 	if ops, ok, bytes := mainOps(readResult(t, second), "GET"); ok != 50 || ops != 50 || bytes != 50*64*1024 {
 		t.Errorf("GET of kept objects: %d ops %d ok %d bytes", ops, ok, bytes)
 	}
-	if n := len(listAll(t, st)); n != 20 {
-		t.Errorf("a --no-prepare read run changed the bucket: %d objects, want 20", n)
+	if n := len(listAll(t, st)); n != 21 {
+		t.Errorf("a --no-prepare read run changed the bucket: %d objects, want the 20 and the first run's manifest", n)
 	}
 }
 

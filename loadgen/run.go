@@ -246,20 +246,8 @@ func (r *runState) preflight() error {
 			}
 		}
 	}
-	if _, err := Split(r.cfg.Spec, r.cfg.Worker); err != nil {
-		var se *SplitError
-		if !errors.As(err, &se) {
-			return err
-		}
-		kept := se.Problems[:0:0]
-		for _, p := range se.Problems {
-			if !replayOf(r, workload.KindMain, p.Stream) { // a replay splits its trace by itself
-				kept = append(kept, p)
-			}
-		}
-		if len(kept) > 0 {
-			return &SplitError{Size: se.Size, Problems: kept}
-		}
+	if _, err := Split(r.cfg.Spec, r.cfg.Worker); err != nil && r.cfg.Replay == nil { // a replay splits its trace by itself
+		return err
 	}
 	_, multipart := r.cfg.Store.(storage.Multiparter)
 	for _, st := range r.cfg.Spec.Stages {

@@ -3,6 +3,7 @@ package loadgen
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -11,16 +12,19 @@ import (
 )
 
 // A run split across N processes shares each stream's counts as one: a
-// step's concurrency is the run's total, split by rank (Worker.Share);
-// its ops and bytes follow the workers (Worker.ShareBy), so that no
-// process gets ops without workers to issue them and the shares add up
-// to the whole. A split that would leave a process with nothing to do in
-// a step (fewer workers, ops or bytes than processes) is refused before
-// any load: the merged result would count fewer ops than the run was
-// asked for, or a process would stand idle while reported as measured.
-// Open-loop streams interleave the schedule's slots (each process serves
-// slots r, r+N...), COSBench works bound to a driver run whole on its
-// rank, and a replayed stream splits its trace by itself.
+// step's concurrency is the run's total, split by rank (Worker.Share),
+// as COSBench splits a work's workers over its drivers; its ops and bytes
+// follow the workers (Worker.ShareBy), so that no process gets ops
+// without workers to issue them and the shares add up to the whole. A
+// process may have no workers in a step (concurrency 1 of a sweep over 4
+// processes): it runs nothing there, as a COSBench driver given no
+// workers of a work. A split that leaves a process with nothing to do in
+// any step is refused before any load: it would stand idle while
+// reported as a worker of the run (`-c 2` over 3 processes once counted
+// 200 of 300 PUTs as the run's). Open-loop streams interleave the
+// schedule's slots (each process serves slots r, r+N...), COSBench works
+// bound to a driver run whole on its rank, and a replayed stream splits
+// its trace by itself.
 
 // Share is one worker's part of one stream in one step.
 type Share struct {
@@ -42,26 +46,29 @@ type Share struct {
 	How string
 }
 
-// SplitError lists the steps in which a split across processes would
-// leave some process without work. Field is the stream's field
-// ("concurrency", "ops" or "bytes"), Value its value in that step.
+// SplitError says which processes a split leaves with nothing to do in
+// any step, and the stream steps that left them idle. Field is the
+// stream's field ("concurrency", "ops" or "bytes"), Value its value in
+// that step.
 type SplitError struct {
 	Size     int
+	Idle     []int // ranks with nothing to do in any step
 	Problems []SplitProblem
 }
 
-// SplitProblem is one stream step that cannot be split.
+// SplitProblem is one stream step that leaves some of the idle ranks
+// without work.
 type SplitProblem struct {
 	Stage, Stream string
 	Step          int // from 0
 	Field         string
 	Value         int64
-	Idle          []int // the ranks left without work
+	Idle          []int // the ranks it leaves without work
 }
 
 func (e *SplitError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "the run cannot be split over %d workers without leaving some with nothing to do:", e.Size)
+	fmt.Fprintf(&b, "the run cannot be split over %d workers: worker(s) %s would have nothing to do in any step:", e.Size, ranks(e.Idle))
 	for _, p := range e.Problems {
 		fmt.Fprintf(&b, "\n  stage %s, step %d, stream %s: %s %d over %d workers leaves worker(s) %s with none; give %s at least %d (a multiple of %d splits evenly), or run at most %d workers",
 			p.Stage, p.Step+1, p.Stream, p.Field, p.Value, e.Size, ranks(p.Idle), p.Field, e.Size, e.Size, p.Value)
@@ -85,24 +92,50 @@ func Split(sp workload.Spec, w distributed.Worker) ([]Share, error) {
 	drivers := sp.DriverRanks()
 	var out []Share
 	var problems []SplitProblem
+	busy := make([]bool, w.N())
+	mains := 0
 	for _, st := range sp.Stages {
 		if st.Kind != workload.KindMain && st.Kind != workload.KindPrepare {
 			continue
 		}
 		for i := range st.Steps() {
 			for _, s := range st.Streams {
-				sh := splitShare(st, s, i, w, drivers)
-				if (sh.How == "" || s.Bounds.PerWorker) && st.Kind == workload.KindMain && !w.Solo() {
+				out = append(out, splitShare(st, s, i, w, drivers))
+				if st.Kind != workload.KindMain || w.Solo() {
+					continue
+				}
+				mains++
+				for r := range w.N() {
+					if sh := splitShare(st, s, i, distributed.Worker{Rank: r, Size: w.N()}, drivers); sh.Workers > 0 &&
+						(sh.AllOps == 0 || sh.Ops > 0 || s.Bounds.PerWorker) && (sh.AllBytes == 0 || sh.Bytes > 0 || s.Bounds.PerWorker) {
+						busy[r] = true
+					}
+				}
+				if s.Driver == "" && s.Rate == nil {
 					problems = append(problems, splitProblems(st, s.At(i), i, w.N())...)
 				}
-				out = append(out, sh)
 			}
 		}
 	}
-	if len(problems) > 0 {
-		return out, &SplitError{Size: w.N(), Problems: problems}
+	var idle []int
+	for r, b := range busy {
+		if !b && mains > 0 {
+			idle = append(idle, r)
+		}
 	}
-	return out, nil
+	if len(idle) == 0 {
+		return out, nil
+	}
+	var named []SplitProblem // the steps that leave the idle ranks without work
+	for _, p := range problems {
+		for _, r := range p.Idle {
+			if slices.Contains(idle, r) {
+				named = append(named, p)
+				break
+			}
+		}
+	}
+	return out, &SplitError{Size: w.N(), Idle: idle, Problems: named}
 }
 
 // splitShare is w's part of stream s in step i of stage st.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/objbench/objbench/distributed"
 	"github.com/objbench/objbench/loadgen"
+	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/workload"
 )
 
@@ -103,5 +104,39 @@ func TestSplitSaysEachWorkersShare(t *testing.T) {
 		if shares[i] != want[i] {
 			t.Errorf("share %d: %+v, want %+v", i, shares[i], want[i])
 		}
+	}
+}
+
+// A sweep that starts below the number of processes runs: in the step of
+// concurrency 1 only worker 0 works (with all the step's ops), as a
+// COSBench driver given no workers of a work runs none of it; the other
+// steps use every process.
+func TestSplitLetsASweepStartBelowTheProcesses(t *testing.T) {
+	l := newLedger()
+	sp := spec(workload.Stream{Name: "m", Concurrency: []int{1, 3}, Bounds: workload.Bounds{Ops: 60, Duration: 20 * time.Second},
+		Mix: []workload.OpWeight{{Op: "put", Weight: 1}}, Size: 64, Objects: workload.KeySpace{Prefix: "m/"}})
+	outs, errs := runWorkers(t, l, sp, 3)
+	var first, second int64
+	for w := range 3 {
+		if errs[w] != nil {
+			t.Fatalf("worker %d: %v", w, errs[w])
+		}
+		for _, st := range outs[w].Steps {
+			if st.Kind != result.KindMain || len(st.Streams) == 0 {
+				continue
+			}
+			n := total(t, st, "PUT").OK
+			if st.Step == 0 {
+				first += n
+				if w > 0 && n > 0 {
+					t.Errorf("worker %d ran %d PUTs in the step of concurrency 1", w, n)
+				}
+			} else {
+				second += n
+			}
+		}
+	}
+	if first != 60 || second != 60 {
+		t.Errorf("steps ran %d and %d PUTs, want the run's 60 each", first, second)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -11,16 +12,19 @@ import (
 	"github.com/objbench/objbench/distributed"
 	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/storage"
+	"github.com/objbench/objbench/workload"
 )
 
-// Before its first request under the namespace, each process of a run
-// records in the store what it is about to write: a manifest under
+// Before its first step that may write (after an init stage, which may
+// create the bucket), each process of a run records in the store what it
+// is about to write: a manifest under
 // NAMESPACE/_workers/manifest/rank-R.json with the run id, the host and
 // the workload. It is the evidence a later `objbench clean --run`
 // needs: which namespace is an objbench run's, and which of the keys
 // listed there the workload makes (CleanRun deletes those and nothing
-// else). A run that cleans up removes it last; a run cut short, killed
-// or run with --no-cleanup leaves it beside its objects.
+// else). A run that cleans up, or whose workload has no cleanup stage and
+// ran to its end, removes it last; a run cut short, killed or run with
+// NoCleanup leaves it beside its objects.
 
 const manifestDir = distributed.ManifestDir
 
@@ -58,8 +62,8 @@ func writeManifest(ctx context.Context, st storage.Store, m Manifest) error {
 // dropManifest removes rank's manifest once nothing of the run is left.
 func dropManifest(ctx context.Context, st storage.Store, namespace string, rank int) error {
 	err := st.Delete(ctx, manifestKey(namespace, rank))
-	if storage.ErrorClass(err) == storage.ClassNotFound {
-		return nil
+	if storage.ErrorClass(err) == storage.ClassNotFound || errors.Is(err, storage.ErrBucketNotFound) {
+		return nil // gone already, or with its bucket (a dispose stage)
 	}
 	return err
 }
@@ -78,5 +82,22 @@ func dropManifests(ctx context.Context, st storage.Store, res *result.Run, adopt
 			res.CleanedUp = false
 			res.CleanupNote = fmt.Sprintf("the run's manifest %s is left: %v", manifestKey(res.Target.Namespace, r), err)
 		}
+	}
+}
+
+// manifestFirst is the run's BeforeStep: before the first step that may
+// write (not init, not delay) it records the manifest, once; then it
+// meets the other workers (next). A data set's run records none: its
+// objects are kept on purpose (objbench dataset rm).
+func manifestFirst(st storage.Store, sp workload.Spec, m Manifest, next func(context.Context, workload.Stage, int) error) func(context.Context, workload.Stage, int) error {
+	done := sp.Dataset != ""
+	return func(ctx context.Context, stage workload.Stage, i int) error {
+		if !done && stage.Kind != workload.KindInit && stage.Kind != workload.KindDelay {
+			done = true
+			if err := writeManifest(ctx, st, m); err != nil {
+				return err
+			}
+		}
+		return next(ctx, stage, i)
 	}
 }

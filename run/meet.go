@@ -15,6 +15,7 @@ import (
 	"github.com/objbench/objbench/distributed"
 	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/storage"
+	"github.com/objbench/objbench/storage/retry"
 	"github.com/objbench/objbench/workload"
 )
 
@@ -52,7 +53,7 @@ func rendezvous(ctx context.Context, tgt *Target, res *result.Run, sp workload.S
 	}
 	res.Worker.ClockOffset, res.Worker.ClockError = off.Offset, off.Error
 	host, _ := os.Hostname()
-	m := &meeting{res: res, note: note, seen: map[string]int{}, rv: &distributed.Rendezvous{Store: tgt.Store,
+	m := &meeting{res: res, note: note, seen: map[string]int{}, rv: &distributed.Rendezvous{Store: bookkeeping(tgt.Store),
 		Prefix: res.Target.Namespace + distributed.MarkerDir, Worker: o.Worker, Clock: off, Timeout: o.RendezvousTimeout,
 		MaxSkew: o.MaxSkew, Plan: planDigest(sp, o), Host: host + "-pid" + strconv.Itoa(os.Getpid())}}
 	m.rv.Waiting = func(w distributed.Wait) {
@@ -68,6 +69,12 @@ func rendezvous(ctx context.Context, tgt *Target, res *result.Run, sp workload.S
 	}
 	return m, nil
 }
+
+// bookkeeping is st for the run's own records (markers, manifests): their
+// requests are tried again while they fail transiently (a 503 SlowDown),
+// as cleanup's are, so that a store's passing trouble does not fail the
+// run.
+func bookkeeping(st storage.Store) storage.Store { return retry.New(st, retry.Around(6)) }
 
 // planDigest is what every worker must agree on: the workload, the
 // number of workers, the seed and what shapes the steps.
@@ -177,6 +184,9 @@ func (m *meeting) finish(ctx context.Context, res *result.Run, st storage.Store)
 	defer cancel()
 	if res.CleanedUp {
 		_, gone, err := m.rv.MeetToClean(ctx, "end")
+		if storage.ErrorClass(err) == storage.ClassNotFound || errors.Is(err, storage.ErrBucketNotFound) {
+			return // the run disposed of its bucket, markers and all
+		}
 		m.dead(gone)
 		left, lerr := leftOf(ctx, st, res.Target.Namespace)
 		_ = err // a worker that did not come in time: what is left tells

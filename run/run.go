@@ -133,14 +133,9 @@ func Run(ctx context.Context, sp workload.Spec, tgt *Target, o Options) (*result
 	if err != nil {
 		return failedToJoin(ctx, meet, w, res, o, err)
 	}
-	if sp.Dataset == "" { // what a later `objbench clean --run` needs, before the first write
-		m := Manifest{RunID: o.RunID, Rank: o.Worker.Rank, Size: o.Worker.N(), Started: res.Started, Namespace: res.Target.Namespace, Spec: spec}
-		if err := writeManifest(ctx, tgt.Store, m); err != nil {
-			return failedToJoin(ctx, meet, w, res, o, err)
-		}
-	}
 	cfg := loadgen.Config{Store: tgt.Store, Spec: sp, Namespace: res.Target.Namespace, Block: block, Seed: o.Seed,
-		Worker: o.Worker, BeforeStep: meet.beforeStep, Stopping: meet.stopping, Adopted: meet.adoptedRanks, Repeat: o.Repeat,
+		Worker: o.Worker, BeforeStep: manifestFirst(bookkeeping(tgt.Store), sp, Manifest{RunID: o.RunID, Rank: o.Worker.Rank, Size: o.Worker.N(),
+			Started: res.Started, Namespace: res.Target.Namespace, Spec: spec}, meet.beforeStep), Stopping: meet.stopping, Adopted: meet.adoptedRanks, Repeat: o.Repeat,
 		Grace: o.Grace, CleanupTimeout: o.CleanupTimeout, MaxErrors: o.MaxErrors, NoCleanup: o.NoCleanup,
 		Dataset: sp.Dataset != "" && !o.DeleteDataset, DeleteDataset: sp.Dataset != "" && o.DeleteDataset,
 		OpenLoopHorizon: o.OpenLoopHorizon, OpenBucket: tgt.BucketOpener(max(o.MaxConns, 1)),
@@ -159,8 +154,13 @@ func Run(ctx context.Context, sp workload.Spec, tgt *Target, o Options) (*result
 		res.Failure = &result.Failure{Cause: runErr.Error(), Step: lastStep(out.Steps)}
 	}
 	meet.finish(ctx, res, tgt.Store)
-	if res.CleanedUp && sp.Dataset == "" {
-		dropManifests(ctx, tgt.Store, res, meet.adoptedRanks())
+	// The manifest stays only beside what a run left that someone must
+	// still delete: objects of a run cut short, or kept by NoCleanup. A
+	// workload without a cleanup stage that ran to its end leaves its
+	// objects on purpose, and no manifest among them.
+	ended := runErr == nil && !res.Interrupted && res.Aborted == ""
+	if sp.Dataset == "" && (res.CleanedUp || (ended && !o.NoCleanup)) {
+		dropManifests(ctx, bookkeeping(tgt.Store), res, meet.adoptedRanks())
 	}
 	res.Finished = time.Now()
 	if o.ReplayInfo != nil {
