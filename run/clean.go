@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/objbench/objbench/distributed"
+	"github.com/objbench/objbench/loadgen"
 	"github.com/objbench/objbench/storage"
 	"github.com/objbench/objbench/workload"
 )
@@ -20,9 +21,9 @@ import (
 // workers' markers, and last its manifests. It deletes only when the
 // run's manifest is there (the evidence that the namespace is an objbench
 // run's and of what it wrote: ErrNoRun otherwise), and of what a listing
-// returns only keys inside the namespace whose every segment is a plain
-// name (no empty, "." or ".." segment: a key a proxy could turn into
-// another). With dryRun it counts and deletes nothing.
+// returns only the keys the run's own cleanup would (loadgen.CleanableKey:
+// inside the namespace, no segment a proxy's path normalisation could
+// turn into another key). With dryRun it counts and deletes nothing.
 func CleanRun(ctx context.Context, tgt *Target, runID string, dryRun bool) (Cleaned, error) {
 	var c Cleaned
 	if !runIDPattern.MatchString(runID) {
@@ -148,8 +149,8 @@ func (c *Cleaned) deleteUnder(ctx context.Context, st storage.Store, ns string, 
 	markers := ns + distributed.MarkerDir
 	var keys []storage.ObjectInfo
 	err := storage.ListUnder(ctx, st, ns, func(o storage.ObjectInfo) error {
-		switch rest := strings.TrimPrefix(o.Key, ns); {
-		case !PlainKey(rest):
+		switch {
+		case loadgen.CleanableKey(ns, o.Key) != nil: // the same rule as the run's own cleanup
 			c.Kept = append(c.Kept, o.Key)
 		case strings.HasPrefix(o.Key, markers+manifestDir):
 		case strings.HasPrefix(o.Key, markers):
@@ -180,24 +181,4 @@ func (c *Cleaned) deleteUnder(ctx context.Context, st storage.Store, ns string, 
 		}
 	}
 	return nil
-}
-
-// PlainKey reports whether a key (below a namespace) is made of plain
-// names only: no empty, "." or ".." segment and no control character, so
-// that no normalisation of its path can make it name another object.
-func PlainKey(k string) bool {
-	if k == "" {
-		return false
-	}
-	for _, seg := range strings.Split(k, "/") {
-		if seg == "" || seg == "." || seg == ".." {
-			return false
-		}
-	}
-	for i := 0; i < len(k); i++ {
-		if k[i] < 0x20 || k[i] == 0x7f {
-			return false
-		}
-	}
-	return true
 }
