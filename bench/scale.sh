@@ -50,7 +50,7 @@ run() {
   if [ "$n" = 1 ]; then # one process: a run of its own (its table, as a one-worker merge computes it)
     cp "$w/$id-0.out" "$w/$id.merged"
   else
-    $ob merge "$w/res/$id/" -o "$w/$id.json" --require-all -q >"$w/$id.merged"
+    $ob merge "$w/res/$id/" -o "$w/$id.json" -q >"$w/$id.merged"
   fi
   awk '$1 == "main" && $2 == "GET" {print $3, $4}' "$w/$id.merged"
 }
