@@ -100,8 +100,11 @@ func Warnings(r *result.Run) []string {
 		for _, h := range w.Refused {
 			out = append(out, fmt.Sprintf("WARNING: a second process (host %s) claimed worker %d's rank and was refused: check the launcher's ranks", h, w.Rank))
 		}
-		if len(w.Adopted) > 0 {
+		switch {
+		case len(w.Adopted) > 0:
 			out = append(out, fmt.Sprintf("WARNING: worker(s) %s died; worker %d cleaned up what they wrote", ranks(w.Adopted), w.Rank))
+		case len(w.Gone) > 0 && r.Worker != nil:
+			out = append(out, fmt.Sprintf("WARNING: worker(s) %s died before the run's end: its merge will be partial", ranks(w.Gone)))
 		}
 	}
 	return out

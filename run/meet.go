@@ -24,7 +24,7 @@ import (
 type meeting struct {
 	rv   *distributed.Rendezvous
 	res  *result.Run
-	note func(string, ...any)
+	warn func(string, ...any)
 	seen map[string]int // times each stage name began: the same in every worker, even when one failed a step
 
 	mu      sync.Mutex
@@ -36,7 +36,7 @@ type meeting struct {
 // rendezvous measures this worker's clock against the store's, sets up
 // its meetings and joins the others (every rank once, one plan),
 // recording what it learnt in res; nil for a local run.
-func rendezvous(ctx context.Context, tgt *Target, res *result.Run, sp workload.Spec, o Options, note func(string, ...any)) (*meeting, error) {
+func rendezvous(ctx context.Context, tgt *Target, res *result.Run, sp workload.Spec, o Options, note, warn func(string, ...any)) (*meeting, error) {
 	if o.Worker.Solo() {
 		return nil, nil
 	}
@@ -53,7 +53,7 @@ func rendezvous(ctx context.Context, tgt *Target, res *result.Run, sp workload.S
 	}
 	res.Worker.ClockOffset, res.Worker.ClockError = off.Offset, off.Error
 	host, _ := os.Hostname()
-	m := &meeting{res: res, note: note, seen: map[string]int{}, rv: &distributed.Rendezvous{Store: bookkeeping(tgt.Store),
+	m := &meeting{res: res, warn: warn, seen: map[string]int{}, rv: &distributed.Rendezvous{Store: bookkeeping(tgt.Store),
 		Prefix: res.Target.Namespace + distributed.MarkerDir, Worker: o.Worker, Clock: off, Timeout: o.RendezvousTimeout,
 		MaxSkew: o.MaxSkew, Plan: planDigest(sp, o), Host: host + "-pid" + strconv.Itoa(os.Getpid())}}
 	m.rv.Waiting = func(w distributed.Wait) {
@@ -64,8 +64,11 @@ func rendezvous(ctx context.Context, tgt *Target, res *result.Run, sp workload.S
 		return m, err
 	}
 	for _, d := range m.rv.Duplicates {
+		if d.Rank != o.Worker.Rank {
+			continue // its rank's holder says so
+		}
 		res.Worker.Refused = append(res.Worker.Refused, d.Host)
-		note("warning: a second process (host %s) claimed worker %d's rank and was refused: check the launcher's ranks", d.Host, d.Rank)
+		warn("a second process (host %s) claimed worker %d's rank and was refused: check the launcher's ranks", d.Host, d.Rank)
 	}
 	return m, nil
 }
@@ -131,7 +134,7 @@ func (m *meeting) dead(gone []int) {
 	for _, g := range gone {
 		if !slices.Contains(m.gone, g) {
 			m.gone = append(m.gone, g)
-			m.note("worker %d is gone (it %s): the others clean up without it, and for it", g, m.rv.GoneWhy(g))
+			m.warn("worker %d is gone (it %s): the others clean up without it, and for it; the run's merge will be partial", g, m.rv.GoneWhy(g))
 		}
 	}
 	slices.Sort(m.gone)

@@ -55,8 +55,10 @@ type Options struct {
 	OnStep   func(st workload.Stage, step int)
 	OnSecond func(stream string, sec result.Second)
 	// Note receives what the run has to say besides its result (the
-	// machine cannot be watched...); nil: silence.
-	Note func(format string, a ...any)
+	// machine cannot be watched...); nil: silence. Warn receives what no
+	// quiet mode may hide (a worker of a split run died, a second process
+	// claimed this one's rank); nil: Note.
+	Note, Warn func(format string, a ...any)
 	// Worker makes this process one worker of a run split across
 	// processes (RunID must then be the same for all); Engine names what
 	// launched it. The workers meet through the store before every step
@@ -129,7 +131,11 @@ func Run(ctx context.Context, sp workload.Spec, tgt *Target, o Options) (*result
 	if !o.NoWatch {
 		w = startWatch(ctx, res.Target, o.LinkSpeed, onSample, note)
 	}
-	meet, err := rendezvous(ctx, tgt, res, sp, o, note)
+	warn := o.Warn
+	if warn == nil {
+		warn = note
+	}
+	meet, err := rendezvous(ctx, tgt, res, sp, o, note, warn)
 	if err != nil {
 		return failedToJoin(ctx, meet, w, res, o, err)
 	}

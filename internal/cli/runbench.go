@@ -131,7 +131,7 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 	defer stopNote()
 	opts := run.Options{RunID: runID, Seed: o.seed, Tool: result.Tool{Name: "objbench", Version: version()},
 		Grace: o.grace, MaxErrors: o.maxErrors, NoCleanup: o.noCleanup, OpenLoopHorizon: o.target.timeout, DeleteDataset: o.deleteDataset,
-		MaxConns: maxConc, LinkSpeed: o.linkBps, Live: ln, Note: note, Repeat: o.repeat,
+		MaxConns: maxConc, LinkSpeed: o.linkBps, Live: ln, Note: note, Warn: warnings(env), Repeat: o.repeat,
 		Worker: wk, Engine: engine, RendezvousTimeout: o.dist.rendezvousTO, MaxSkew: o.dist.maxSkew,
 		OnStep: func(st workload.Stage, i int) { note("%s", describeStep(st, i)) }}
 	if ol != nil {
@@ -348,6 +348,13 @@ func notes(env Env, quiet bool) func(string, ...any) {
 		if !quiet {
 			fmt.Fprintf(env.Stderr, "objbench: "+format+"\n", a...)
 		}
+	}
+}
+
+// warnings prints what -q must not hide.
+func warnings(env Env) func(string, ...any) {
+	return func(format string, a ...any) {
+		fmt.Fprintf(env.Stderr, "objbench: warning: "+format+"\n", a...)
 	}
 }
 
