@@ -8,13 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"net"
 	"time"
 
 	"github.com/objbench/objbench/distributed"
 	"github.com/objbench/objbench/loadgen"
 	"github.com/objbench/objbench/payload"
-	"github.com/objbench/objbench/report/live"
 	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/sysmon"
 	"github.com/objbench/objbench/workload"
@@ -46,10 +44,10 @@ type Options struct {
 	// LinkSpeed is the network capacity in bits/s for the verdict (0:
 	// what the machine reports).
 	LinkSpeed float64
-	// Live, if set, serves the live view (a page, its event stream and
-	// Prometheus /metrics) on this listener while the run goes, and stops
-	// once the pages that got the final event have gone (within 10 s).
-	Live net.Listener
+	// Observer, if set, sees the run as it goes (the CLI's live view,
+	// report/live, is one): each step, each final second of each stream,
+	// each machine sample, and how the run ended.
+	Observer Observer
 	// OnStep and OnSecond see each step as it starts and each second of
 	// each stream once it is final (loadgen.Config's hooks).
 	OnStep   func(st workload.Stage, step int)
@@ -119,12 +117,9 @@ func Run(ctx context.Context, sp workload.Spec, tgt *Target, o Options) (*result
 		res.Target.Namespace = workload.DatasetNamespace(sp.Dataset)
 	}
 	describeRequests(&res.Target, sp)
-	var view *live.View
+	view := o.Observer
 	var onSample func(sysmon.Sample)
-	if o.Live != nil {
-		view = live.New(live.Info{RunID: res.RunID, Target: res.Target.Describe()})
-		view.Start(o.Live)
-		defer closeLive(ctx, view)
+	if view != nil {
 		onSample = view.Sample
 	}
 	var w *watch
@@ -146,7 +141,7 @@ func Run(ctx context.Context, sp workload.Spec, tgt *Target, o Options) (*result
 		Dataset: sp.Dataset != "" && !o.DeleteDataset, DeleteDataset: sp.Dataset != "" && o.DeleteDataset,
 		OpenLoopHorizon: o.OpenLoopHorizon, OpenBucket: tgt.BucketOpener(max(o.MaxConns, 1)),
 		OnStep: o.OnStep, StepStarted: w.stepStarted, OnSecond: o.OnSecond, OpLog: o.OpLog, Replay: o.Replay, Scripts: o.Scripts}
-	hookLive(&cfg, view)
+	observe(&cfg, view)
 	out, runErr := loadgen.Run(ctx, cfg)
 	if out == nil {
 		meet.stopping("failed")
@@ -212,8 +207,19 @@ func lastStep(steps []result.Step) string {
 	return ""
 }
 
-// hookLive feeds v from the run's hooks, after the ones already set.
-func hookLive(cfg *loadgen.Config, v *live.View) {
+// Observer sees a run as it goes. Its methods are called from the run's
+// goroutines (Second concurrently for several streams) and must return
+// quickly.
+type Observer interface {
+	Step(st workload.Stage, step int) // before each step
+	StepStarted(start time.Time)      // the instant the step's clock starts
+	Second(stream string, sec result.Second)
+	Sample(s sysmon.Sample) // each second of the machine's timeline
+	Finish(outcome string)  // "completed", "interrupted", "failed: ..."
+}
+
+// observe feeds v from the run's hooks, after the ones already set.
+func observe(cfg *loadgen.Config, v Observer) {
 	if v == nil {
 		return
 	}
@@ -236,14 +242,6 @@ func hookLive(cfg *loadgen.Config, v *live.View) {
 		}
 		v.Second(stream, s)
 	}
-}
-
-// closeLive stops the view once pages that got the final event have
-// disconnected (a few seconds at most), so a script never hangs on it.
-func closeLive(ctx context.Context, v *live.View) {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-	defer cancel()
-	_ = v.Close(ctx) // the run's outcome does not depend on its viewers
 }
 
 // outcome is how the run ended, in words, for the live view.

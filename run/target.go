@@ -46,6 +46,9 @@ type TargetConfig struct {
 	// open to the host, full TLS handshakes every time.
 	NoKeepAlive, NoTLSResumption bool
 	MaxConnsPerHost              int
+	// EmbeddedListen is where the embedded server listens when no target
+	// is named (default 127.0.0.1:0: a free port on loopback).
+	EmbeddedListen string
 }
 
 // ConfigError is a bad target configuration: the caller's input, not the
@@ -145,7 +148,11 @@ func openFS(c TargetConfig, u *url.URL) (*Target, error) {
 }
 
 func openEmbedded(ctx context.Context, c TargetConfig, note func(string, ...any)) (*Target, error) {
-	srv, err := s3server.Start(ctx, s3server.Config{Listen: "127.0.0.1:0", Buckets: []string{"objbench"}, Quiet: true})
+	listen := c.EmbeddedListen
+	if listen == "" {
+		listen = "127.0.0.1:0"
+	}
+	srv, err := s3server.Start(ctx, s3server.Config{Listen: listen, Buckets: []string{"objbench"}, Quiet: true})
 	if err != nil {
 		return nil, fmt.Errorf("start the embedded S3 server: %w", err)
 	}

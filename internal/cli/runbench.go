@@ -16,6 +16,7 @@ import (
 	"github.com/objbench/objbench/loadgen"
 	"github.com/objbench/objbench/report"
 	"github.com/objbench/objbench/report/cosbenchcsv"
+	"github.com/objbench/objbench/report/live"
 	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/run"
 	"github.com/objbench/objbench/workload"
@@ -131,11 +132,17 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 	defer stopNote()
 	opts := run.Options{RunID: runID, Seed: o.seed, Tool: result.Tool{Name: "objbench", Version: version()},
 		Grace: o.grace, MaxErrors: o.maxErrors, NoCleanup: o.noCleanup, OpenLoopHorizon: o.target.timeout, DeleteDataset: o.deleteDataset,
-		MaxConns: maxConc, LinkSpeed: o.linkBps, Live: ln, Note: note, Warn: warnings(env), Repeat: o.repeat,
+		MaxConns: maxConc, LinkSpeed: o.linkBps, Note: note, Warn: warnings(env), Repeat: o.repeat,
 		Worker: wk, Engine: engine, RendezvousTimeout: o.dist.rendezvousTO, MaxSkew: o.dist.maxSkew,
 		OnStep: func(st workload.Stage, i int) { note("%s", describeStep(st, i)) }}
 	if ol != nil {
 		opts.OpLog = ol
+	}
+	if ln != nil { // the live view: a page, its event stream and Prometheus /metrics
+		view := live.New(live.Info{RunID: runID, Target: tgt.Info.Describe()})
+		view.Start(ln)
+		defer closeLive(ctx, view)
+		opts.Observer = view
 	}
 	if pl != nil {
 		opts.Replay, opts.ReplayInfo, opts.Scripts = pl.replay, pl.info, pl.scripts
@@ -349,6 +356,14 @@ func notes(env Env, quiet bool) func(string, ...any) {
 			fmt.Fprintf(env.Stderr, "objbench: "+format+"\n", a...)
 		}
 	}
+}
+
+// closeLive stops the view once pages that got the final event have
+// disconnected (within 10 s), so a script never hangs on it.
+func closeLive(ctx context.Context, v *live.View) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	_ = v.Close(ctx) // the run's outcome does not depend on its viewers
 }
 
 // warnings prints what -q must not hide.

@@ -152,21 +152,13 @@ func runSaturate(ctx context.Context, env Env, o *saturateOptions, op string) er
 // a closed-loop worker count, with objects prepared first for reads and
 // everything cleaned up after, and returns its point.
 func measureStep(ctx context.Context, tgt *run.Target, op string, size int64, o *saturateOptions, v float64) (saturate.Point, error) {
-	main := workload.Stream{Name: op, Mix: []workload.OpWeight{{Op: op, Weight: 1}}, Concurrency: []int{o.maxWorkers},
-		Bounds: workload.Bounds{Duration: o.step}, Size: size, Rate: &workload.Rate{PerSec: v, MaxWorkers: o.maxWorkers},
-		Objects: workload.KeySpace{Prefix: op + "/", Count: o.objects}}
+	s := workload.Simple{Name: op, Concurrency: []int{o.maxWorkers}, Bounds: workload.Bounds{Duration: o.step}, Size: size,
+		Rates: []workload.Rate{{PerSec: v, MaxWorkers: o.maxWorkers}}, Objects: o.objects}
 	if o.by == "concurrency" {
-		main.Concurrency, main.Rate = []int{int(v)}, nil
-		main.Objects.Count = max(o.objects, int(v))
+		s.Concurrency, s.Rates, s.Objects = []int{int(v)}, nil, max(o.objects, int(v))
 	}
-	sp := workload.Spec{Name: "saturate"}
-	if op == "put" {
-		main.Objects.Count = 0
-	} else {
-		sp.Stages = append(sp.Stages, stage("prepare", workload.KindPrepare, prepStream(main)))
-	}
-	sp.Stages = append(sp.Stages, stage("main", workload.KindMain, main), workload.Stage{Name: "cleanup", Kind: workload.KindCleanup,
-		Streams: []workload.Stream{{Name: "cleanup", Concurrency: []int{8}}}})
+	sp := s.Spec()
+	sp.Name = "saturate"
 	out, err := run.Run(ctx, sp, tgt, run.Options{NoWatch: true, Grace: 10 * time.Second})
 	if err != nil {
 		return saturate.Point{}, err
