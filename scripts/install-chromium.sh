@@ -10,5 +10,5 @@ SUDO=""
 if [ "$(id -u)" != 0 ]; then
 	SUDO="sudo"
 fi
-$SUDO apt-get update
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends chromium
+$SUDO apt-get -o DPkg::Lock::Timeout=600 update
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends chromium

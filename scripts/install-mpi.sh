@@ -9,7 +9,7 @@ if [ "$(installed openmpi-bin)" != "$OPENMPI_VERSION" ]; then
   sudo=""
   [ "$(id -u)" = 0 ] || sudo="sudo"
   echo "installing openmpi-bin=$OPENMPI_VERSION..."
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "openmpi-bin=$OPENMPI_VERSION" >/dev/null
+  $sudo apt-get -o DPkg::Lock::Timeout=600 update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "openmpi-bin=$OPENMPI_VERSION" >/dev/null
 fi
 echo "$(mpirun --version 2>&1 | head -1)"

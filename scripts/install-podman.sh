@@ -13,8 +13,8 @@ if [ "$(installed podman)" != "$PODMAN_VERSION" ] || [ "$(installed runc)" != "$
   sudo=""
   [ "$(id -u)" = 0 ] || sudo="sudo"
   echo "installing podman=$PODMAN_VERSION runc=$RUNC_VERSION..."
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
+  $sudo apt-get -o DPkg::Lock::Timeout=600 update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends \
     "podman=$PODMAN_VERSION" "runc=$RUNC_VERSION" >/dev/null
 fi
 echo "$(podman --version) with $(runc --version | head -1)"
