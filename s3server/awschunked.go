@@ -10,8 +10,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-
-	"github.com/johannesboyne/gofakes3"
 )
 
 // aws-chunked is the body framing SDKs use for streaming signatures and
@@ -19,13 +17,11 @@ import (
 //
 //	<hex size>[;chunk-signature=<sig>]\r\n<data>\r\n ... 0[;chunk-signature=<sig>]\r\n[<trailer>\r\n...]\r\n
 //
-// gofakes3 decodes only the signed variant, only on PutObject, and not on
-// UploadPart; the unsigned-trailer variant (STREAMING-UNSIGNED-PAYLOAD-TRAILER)
-// would be stored with its framing. So frontDoor strips the framing from
-// every request before gofakes3 sees it. With signed chunks
-// (STREAMING-AWS4-HMAC-SHA256-PAYLOAD) each chunk is read whole and its
-// signature checked before its bytes go on; trailing checksums are not
-// verified.
+// frontDoor strips the framing from every request before it is served.
+// With signed chunks (STREAMING-AWS4-HMAC-SHA256-PAYLOAD[-TRAILER]) each
+// chunk is read whole and its signature checked before its bytes go on,
+// and a signed trailer's signature is checked too. The trailers (a
+// flexible checksum) are kept for the operation to check against the body.
 
 // isAWSChunked reports whether r's body is aws-chunked.
 func isAWSChunked(r *http.Request) bool {
@@ -36,10 +32,10 @@ func isAWSChunked(r *http.Request) bool {
 // unwrapAWSChunked replaces r's body by the decoded payload and rewrites the
 // headers so the request looks like a plain UNSIGNED-PAYLOAD upload of
 // X-Amz-Decoded-Content-Length bytes.
-func unwrapAWSChunked(r *http.Request, sig *signed) error {
+func unwrapAWSChunked(r *http.Request, sig *signed) (*chunkedBody, error) {
 	n, err := strconv.ParseInt(r.Header.Get("X-Amz-Decoded-Content-Length"), 10, 64)
 	if err != nil || n < 0 {
-		return errors.New("aws-chunked body without a valid X-Amz-Decoded-Content-Length header")
+		return nil, errorf(http.StatusLengthRequired, "MissingContentLength", "aws-chunked body without a valid X-Amz-Decoded-Content-Length header")
 	}
 	cb := &chunkedBody{br: bufio.NewReaderSize(r.Body, chunkLineMax), body: r.Body, sig: sig}
 	if sig != nil {
@@ -51,13 +47,12 @@ func unwrapAWSChunked(r *http.Request, sig *signed) error {
 	h.Set("Content-Length", strconv.FormatInt(n, 10))
 	h.Set("X-Amz-Content-Sha256", "UNSIGNED-PAYLOAD")
 	h.Del("X-Amz-Decoded-Content-Length")
-	h.Del("X-Amz-Trailer")
 	if ce := dropToken(h.Get("Content-Encoding"), "aws-chunked"); ce != "" {
 		h.Set("Content-Encoding", ce)
 	} else {
 		h.Del("Content-Encoding")
 	}
-	return nil
+	return cb, nil
 }
 
 func hasToken(list, tok string) bool {
@@ -76,7 +71,7 @@ func dropToken(list, tok string) string {
 			keep = append(keep, t)
 		}
 	}
-	return strings.Join(keep, ",")
+	return strings.Join(keep, ", ")
 }
 
 // chunkedBody decodes aws-chunked framing.
@@ -90,6 +85,8 @@ type chunkedBody struct {
 	sig   *signed
 	prev  string
 	chunk []byte
+	// trailers are the trailing headers, once the body is read.
+	trailers http.Header
 }
 
 // maxSignedChunk bounds a signed chunk, which is held whole to be checked.
@@ -152,15 +149,33 @@ func (c *chunkedBody) nextChunk() error {
 		c.left = size
 		return nil
 	}
+	c.trailers = http.Header{}
+	var trailerSig string
+	var signedPart strings.Builder
 	for { // trailers, up to an empty line; some clients end the body without it
 		line, err := c.line()
 		if errors.Is(err, io.ErrUnexpectedEOF) || (err == nil && line == "") {
-			return io.EOF
+			break
 		}
 		if err != nil {
 			return err
 		}
+		name, value, _ := strings.Cut(line, ":")
+		name, value = strings.ToLower(strings.TrimSpace(name)), strings.TrimSpace(value)
+		if name == "x-amz-trailer-signature" {
+			trailerSig = value
+			continue
+		}
+		c.trailers.Set(name, value)
+		signedPart.WriteString(name + ":" + value + "\n")
 	}
+	if c.sig != nil && trailerSig != "" {
+		want := c.sig.trailerSignature(c.prev, signedPart.String())
+		if subtle.ConstantTimeCompare([]byte(want), []byte(trailerSig)) != 1 {
+			return errorf(http.StatusForbidden, "SignatureDoesNotMatch", "aws-chunked body: the trailer's signature does not match")
+		}
+	}
+	return io.EOF
 }
 
 func (c *chunkedBody) chunkEnd() error {
@@ -174,10 +189,8 @@ func (c *chunkedBody) chunkEnd() error {
 	return nil
 }
 
-// badChunk is a gofakes3 error, so the client gets a 400 that says why.
-func badChunk(msg string) error {
-	return gofakes3.ErrorMessage(gofakes3.ErrInvalidArgument, "aws-chunked body: "+msg)
-}
+// badChunk is a 400 that says why.
+func badChunk(msg string) error { return errInvalidArgument("aws-chunked body: " + msg) }
 
 // line reads one CRLF-terminated line without it.
 func (c *chunkedBody) line() (string, error) {
@@ -208,7 +221,7 @@ func (c *chunkedBody) readSigned(size int64, sig string) error {
 	}
 	want := c.sig.chunkSignature(c.prev, c.chunk)
 	if subtle.ConstantTimeCompare([]byte(want), []byte(sig)) != 1 {
-		return gofakes3.ErrorMessage(gofakes3.ErrBadDigest, "aws-chunked body: a chunk's signature does not match (SignatureDoesNotMatch)")
+		return errorf(http.StatusForbidden, "SignatureDoesNotMatch", "aws-chunked body: a chunk's signature does not match")
 	}
 	c.prev = sig
 	return nil

@@ -2,8 +2,8 @@ package s3server
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/hex"
-	"io"
 	"net/http"
 	"slices"
 	"strconv"
@@ -11,23 +11,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/johannesboyne/gofakes3"
 	"github.com/tidwall/btree"
 )
 
-var (
-	_ gofakes3.Backend          = (*backend)(nil)
-	_ gofakes3.MultipartBackend = (*backend)(nil)
-)
-
-// etagHeader carries a multipart object's "<md5>-<parts>" ETag through
-// gofakes3, which can only print an ETag as hex of Object.Hash; frontDoor
-// moves it into the ETag header.
-const etagHeader = "X-Objbench-Etag"
-
-// backend implements gofakes3.Backend and MultipartBackend over a blobStore.
-// Locks guard only maps: b.mu the bucket map, bucket.mu one bucket's
-// objects. No lock is held while a body is read, hashed or copied.
+// backend keeps buckets and objects over a blobStore. Locks guard only
+// maps: b.mu the bucket map, bucket.mu one bucket's keys. No lock is held
+// while a body is read, hashed or copied.
 type backend struct {
 	blobs blobStore
 	now   func() time.Time
@@ -38,27 +27,57 @@ type backend struct {
 	uploads uploadTable
 }
 
+// Versioning states of a bucket, as PutBucketVersioning names them; ""
+// is a bucket that never had versioning.
+const (
+	versioningEnabled   = "Enabled"
+	versioningSuspended = "Suspended"
+)
+
 type bucket struct {
 	name    string
 	created time.Time
 
-	mu      sync.RWMutex
-	objects map[string]*object
-	order   btree.Set[string] // keys in order, for listing
-	deleted bool              // set when removed, so late writers fail
+	mu         sync.RWMutex
+	versioning string
+	keys       map[string]*versions
+	order      btree.Set[string] // keys in order, for listing
+	deleted    bool              // set when removed, so late writers fail
 }
 
-// object is immutable once published; replacing a key publishes a new one.
+// versions are a key's versions, newest first: v[0] is the current one.
+type versions struct{ v []*object }
+
+// object is one version of a key (or a delete marker), immutable once
+// published; a change (new tags) publishes a changed copy.
 type object struct {
 	key     string
+	version string // "" is the null version ("null" on the wire)
+	marker  bool   // a delete marker: no body, no attributes
 	body    blob
 	size    int64
 	hash    []byte // MD5 of the body, or MD5 of the parts' MD5s
-	parts   int    // > 0 for a completed multipart upload
+	parts   []int64
 	etag    string // quoted, as S3 prints it
 	mod     time.Time
-	meta    map[string]string // content headers and X-Amz-Meta-*
-	headers map[string]string // meta plus Last-Modified (and etagHeader), for gofakes3
+	lastMod string // mod as HTTP prints it
+	attrs   *attrs
+	record  string // a directory store's record of a delete marker
+}
+
+// attrs are what an object keeps besides its bytes.
+type attrs struct {
+	// headers are stored request headers sent back on GET and HEAD:
+	// Content-Type and the other content headers, Cache-Control,
+	// Expires, x-amz-meta-* (keys in lower case, as S3 returns them) and
+	// the encryption headers.
+	headers map[string]string
+	tags    []tag
+	sum     checksum // the flexible checksum, if one was sent or asked for
+	// partSums are a multipart object's part checksums (base64), with
+	// sum's algorithm.
+	partSums []string
+	sseKey   string // SSE-C: base64 MD5 of the customer key
 }
 
 func newBackend(ctx context.Context, blobs blobStore) (*backend, error) {
@@ -66,17 +85,17 @@ func newBackend(ctx context.Context, blobs blobStore) (*backend, error) {
 		blobs:   blobs,
 		now:     time.Now,
 		buckets: map[string]*bucket{},
-		uploads: uploadTable{m: map[gofakes3.UploadID]*upload{}},
+		uploads: uploadTable{m: map[string]*upload{}},
 	}
 	loaded, err := blobs.load(ctx)
 	if err != nil {
 		return nil, err
 	}
 	for _, lb := range loaded {
-		bk := newBucket(lb.info.Name, lb.info.CreationDate.Time)
+		bk := newBucket(lb.name, lb.created)
+		bk.versioning = lb.versioning
 		for _, obj := range lb.objects {
-			bk.objects[obj.key] = obj
-			bk.index(obj.key)
+			bk.add(obj)
 		}
 		b.buckets[bk.name] = bk
 	}
@@ -84,60 +103,23 @@ func newBackend(ctx context.Context, blobs blobStore) (*backend, error) {
 }
 
 func newBucket(name string, created time.Time) *bucket {
-	return &bucket{name: name, created: created, objects: map[string]*object{}}
+	return &bucket{name: name, created: created, keys: map[string]*versions{}}
 }
 
-// index adds key to the bucket's key order; unindex removes it. The caller
-// holds bk.mu for writing.
-func (bk *bucket) index(key string)   { bk.order.Insert(key) }
-func (bk *bucket) unindex(key string) { bk.order.Delete(key) }
-
-// newObject builds an object. parts > 0 marks a completed multipart upload.
-func newObject(key string, body blob, hash []byte, parts int, meta map[string]string, mod time.Time) *object {
-	o := &object{key: key, body: body, size: body.size(), hash: hash, parts: parts, mod: mod, meta: keepMeta(meta)}
+// newObject builds an object version. Parts, when given, are the sizes of
+// a completed multipart upload's parts.
+func newObject(key string, body blob, hash []byte, parts []int64, a *attrs, mod time.Time) *object {
+	o := &object{key: key, body: body, size: body.size(), hash: hash, parts: parts, mod: mod, attrs: a}
 	o.etag = `"` + hex.EncodeToString(hash) + `"`
-	if parts > 0 {
-		o.etag = `"` + hex.EncodeToString(hash) + "-" + strconv.Itoa(parts) + `"`
+	if len(parts) > 0 {
+		o.etag = `"` + hex.EncodeToString(hash) + "-" + strconv.Itoa(len(parts)) + `"`
 	}
-	o.headers = make(map[string]string, len(o.meta)+2)
-	for k, v := range o.meta {
-		o.headers[k] = v
-	}
-	o.headers["Last-Modified"] = mod.UTC().Format(http.TimeFormat)
-	if parts > 0 {
-		o.headers[etagHeader] = o.etag
-	}
+	o.lastMod = mod.UTC().Format(http.TimeFormat)
 	return o
 }
 
-// keepMeta keeps the request headers S3 stores with an object. gofakes3
-// passes every X-Amz-* header, and echoing x-amz-date or checksum headers of
-// the upload on every GET would confuse clients.
-func keepMeta(meta map[string]string) map[string]string {
-	out := make(map[string]string, 4)
-	for k, v := range meta {
-		ck := http.CanonicalHeaderKey(k)
-		switch {
-		case ck == "Content-Type", ck == "Content-Disposition", ck == "Content-Encoding",
-			strings.HasPrefix(ck, "X-Amz-Meta-"):
-			out[ck] = v
-		}
-	}
-	if out["Content-Type"] == "" {
-		out["Content-Type"] = "binary/octet-stream" // what S3 answers for untyped objects
-	}
-	return out
-}
-
-func (o *object) toObject(contents io.ReadCloser, rng *gofakes3.ObjectRange) *gofakes3.Object {
-	return &gofakes3.Object{
-		Name:     o.key,
-		Metadata: o.headers, // gofakes3 only reads it
-		Size:     o.size,
-		Contents: contents,
-		Hash:     o.hash,
-		Range:    rng,
-	}
+func newMarker(key string, mod time.Time) *object {
+	return &object{key: key, marker: true, mod: mod, lastMod: mod.UTC().Format(http.TimeFormat), attrs: &attrs{}}
 }
 
 func (b *backend) bucket(name string) (*bucket, error) {
@@ -145,111 +127,185 @@ func (b *backend) bucket(name string) (*bucket, error) {
 	bk := b.buckets[name]
 	b.mu.RUnlock()
 	if bk == nil {
-		return nil, gofakes3.BucketNotFound(name)
+		return nil, errNoSuchBucket()
 	}
 	return bk, nil
 }
 
-// ListBuckets returns the buckets sorted by name.
-func (b *backend) ListBuckets() ([]gofakes3.BucketInfo, error) {
+// bucketNames returns the buckets sorted by name.
+func (b *backend) bucketList() []*bucket {
 	b.mu.RLock()
-	out := make([]gofakes3.BucketInfo, 0, len(b.buckets))
+	out := make([]*bucket, 0, len(b.buckets))
 	for _, bk := range b.buckets {
-		out = append(out, gofakes3.BucketInfo{Name: bk.name, CreationDate: gofakes3.NewContentTime(bk.created)})
+		out = append(out, bk)
 	}
 	b.mu.RUnlock()
-	slices.SortFunc(out, func(x, y gofakes3.BucketInfo) int { return strings.Compare(x.Name, y.Name) })
-	return out, nil
+	slices.SortFunc(out, func(x, y *bucket) int { return strings.Compare(x.name, y.name) })
+	return out
 }
 
-// CreateBucket creates an empty bucket.
-func (b *backend) CreateBucket(name string) error {
+// createBucket creates an empty bucket; ok is false if it existed.
+func (b *backend) createBucket(name string) (ok bool, err error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.buckets[name] != nil {
-		return gofakes3.ResourceError(gofakes3.ErrBucketAlreadyExists, name)
+		return false, nil
 	}
 	if err := b.blobs.createBucket(name); err != nil {
-		return err
+		return false, err
 	}
 	b.buckets[name] = newBucket(name, b.now())
-	return nil
+	return true, nil
 }
 
-// BucketExists reports whether the bucket exists.
-func (b *backend) BucketExists(name string) (bool, error) {
-	b.mu.RLock()
-	defer b.mu.RUnlock()
-	return b.buckets[name] != nil, nil
-}
-
-// DeleteBucket removes an empty bucket.
-func (b *backend) DeleteBucket(name string) error { return b.deleteBucket(name, false) }
-
-// ForceDeleteBucket removes a bucket and everything in it.
-func (b *backend) ForceDeleteBucket(name string) error { return b.deleteBucket(name, true) }
-
-func (b *backend) deleteBucket(name string, force bool) error {
+// deleteBucket removes an empty bucket (one with no version or marker
+// left, as S3 counts).
+func (b *backend) deleteBucket(name string) error {
 	b.mu.Lock()
 	bk := b.buckets[name]
 	if bk == nil {
 		b.mu.Unlock()
-		return gofakes3.BucketNotFound(name)
+		return errNoSuchBucket()
 	}
 	bk.mu.Lock()
-	if len(bk.objects) > 0 && !force {
+	if len(bk.keys) > 0 {
 		bk.mu.Unlock()
 		b.mu.Unlock()
-		return gofakes3.ResourceError(gofakes3.ErrBucketNotEmpty, name)
+		return errorf(http.StatusConflict, "BucketNotEmpty", "The bucket you tried to delete is not empty")
 	}
 	bk.deleted = true
-	objects := bk.objects
-	bk.objects = map[string]*object{}
-	bk.order.Clear()
 	bk.mu.Unlock()
 	delete(b.buckets, name)
 	b.mu.Unlock()
-	for _, obj := range objects {
-		b.blobs.release(obj.body)
-	}
 	return b.blobs.removeBucket(name)
 }
 
-// publish makes obj the current version of its key, or releases its body if
-// the put conditions fail or the bucket is gone.
-func (b *backend) publish(bucketName string, obj *object, cond *gofakes3.PutConditions) error {
-	bk, err := b.bucket(bucketName)
-	if err == nil {
-		err = b.blobs.commit(bucketName, obj)
+// current returns key's current version (a delete marker included), or nil.
+func (bk *bucket) current(key string) *object {
+	if vs := bk.keys[key]; vs != nil {
+		return vs.v[0]
 	}
-	if err != nil {
-		b.blobs.release(obj.body)
+	return nil
+}
+
+// find returns key's version id ("null" is the null version), or nil.
+func (bk *bucket) find(key, id string) *object {
+	if id == "null" {
+		id = ""
+	}
+	if vs := bk.keys[key]; vs != nil {
+		for _, o := range vs.v {
+			if o.version == id {
+				return o
+			}
+		}
+	}
+	return nil
+}
+
+// add puts obj in as key's newest version; it replaces the version with
+// the same id (the null version, without versioning), which it returns
+// for its body to be released. The caller holds bk.mu.
+func (bk *bucket) add(obj *object) (replaced *object) {
+	vs := bk.keys[obj.key]
+	if vs == nil {
+		bk.keys[obj.key] = &versions{v: []*object{obj}}
+		bk.order.Insert(obj.key)
+		return nil
+	}
+	if i := slices.IndexFunc(vs.v, func(o *object) bool { return o.version == obj.version }); i >= 0 {
+		replaced = vs.v[i]
+		vs.v = slices.Delete(vs.v, i, i+1)
+	}
+	vs.v = slices.Insert(vs.v, 0, obj)
+	return replaced
+}
+
+// remove drops version obj of its key. The caller holds bk.mu.
+func (bk *bucket) remove(obj *object) {
+	vs := bk.keys[obj.key]
+	if vs == nil {
+		return
+	}
+	vs.v = slices.DeleteFunc(vs.v, func(o *object) bool { return o == obj })
+	if len(vs.v) == 0 {
+		delete(bk.keys, obj.key)
+		bk.order.Delete(obj.key)
+	}
+}
+
+// replaceIn swaps version old for changed (same key and version) if old is
+// still there. The caller holds bk.mu.
+func (bk *bucket) replaceIn(old, changed *object) bool {
+	if vs := bk.keys[old.key]; vs != nil {
+		if i := slices.Index(vs.v, old); i >= 0 {
+			vs.v[i] = changed
+			return true
+		}
+	}
+	return false
+}
+
+// versionID is the id a version written now gets: a new unique id while
+// versioning is enabled, the null version otherwise.
+func (bk *bucket) versionID() string {
+	bk.mu.RLock()
+	v := bk.versioning
+	bk.mu.RUnlock()
+	if v == versioningEnabled {
+		return newID()
+	}
+	return ""
+}
+
+// newID is a random 32-hex-digit id (versions, uploads).
+func newID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
+	return hex.EncodeToString(b[:])
+}
+
+// precondition checks the state of a key at the moment a write is
+// published; cur is its current version, nil or a delete marker when the
+// key does not exist.
+type precondition func(cur *object) error
+
+// publish makes obj its key's newest version, or releases its body if the
+// condition fails or the bucket is gone. Its version id follows the
+// bucket's versioning when the write is published; its record (a file,
+// for a directory) is written before the lock is taken.
+func (b *backend) publish(bk *bucket, obj *object, cond precondition) error {
+	obj.version = bk.versionID()
+	if err := b.blobs.commit(bk.name, obj); err != nil {
+		b.release(obj)
 		return err
 	}
 	bk.mu.Lock()
-	old := bk.objects[obj.key]
+	var err error
 	switch {
 	case bk.deleted:
-		err = gofakes3.BucketNotFound(bucketName)
+		err = errNoSuchBucket()
 	case cond != nil:
-		info := &gofakes3.ConditionalObjectInfo{Exists: old != nil}
-		if old != nil {
-			info.Hash = old.hash
-		}
-		err = gofakes3.CheckPutConditions(cond, info)
+		err = cond(bk.current(obj.key))
 	}
+	var replaced *object
 	if err == nil {
-		bk.objects[obj.key] = obj
-		if old == nil {
-			bk.index(obj.key)
-		}
+		replaced = bk.add(obj)
 	}
 	bk.mu.Unlock()
 	switch {
 	case err != nil:
-		b.blobs.release(obj.body)
-	case old != nil:
-		b.blobs.release(old.body)
+		b.release(obj)
+	case replaced != nil:
+		b.release(replaced)
 	}
 	return err
+}
+
+// release frees a version's body and record (a delete marker has only a
+// record).
+func (b *backend) release(o *object) {
+	if o != nil {
+		b.blobs.release(o)
+	}
 }

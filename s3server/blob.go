@@ -2,11 +2,9 @@ package s3server
 
 import (
 	"context"
-	"crypto/md5"
 	"errors"
 	"io"
-
-	"github.com/johannesboyne/gofakes3"
+	"time"
 )
 
 // blob is an immutable object body or uploaded part. A new body for a key is
@@ -24,25 +22,35 @@ type blob interface {
 type blobStore interface {
 	createBucket(name string) error
 	removeBucket(name string) error
-	// write stores size bytes from r (everything if size < 0).
+	// write stores size bytes from r (everything if size < 0); a body
+	// shorter or longer than size is an error.
 	write(bucket string, r io.Reader, size int64) (blob, error)
-	writePart(uploadID gofakes3.UploadID, part int, r io.Reader, size int64) (blob, error)
+	writePart(uploadID string, part int, r io.Reader, size int64) (blob, error)
 	// concat returns one blob holding parts in order; parts stay valid.
 	concat(bucket string, parts []blob) (blob, error)
 	// clone returns a blob with b's bytes that is released independently.
 	clone(bucket string, b blob) (blob, error)
-	// commit records obj (key and metadata) with its body, for stores that
-	// survive a restart.
+	// commit records obj (key, version and attributes) with its body, for
+	// stores that survive a restart; committing a changed copy of an
+	// object (same body) replaces its record.
 	commit(bucket string, obj *object) error
-	release(b blob)
-	dropUpload(id gofakes3.UploadID)
+	// release drops a version: its body and its record.
+	release(obj *object)
+	// releaseBlob drops a body that was never committed (a part, a
+	// write that failed).
+	releaseBlob(b blob)
+	dropUpload(id string)
+	// saveBucket records a bucket's versioning state.
+	saveBucket(name, versioning string) error
 	// load returns what an earlier server left behind.
 	load(ctx context.Context) ([]loadedBucket, error)
 }
 
 type loadedBucket struct {
-	info    gofakes3.BucketInfo
-	objects []*object
+	name       string
+	created    time.Time
+	versioning string
+	objects    []*object // oldest first: each is added as its key's newest
 }
 
 // memBlobs keeps bodies as byte slices; the garbage collector releases them.
@@ -58,37 +66,47 @@ type memBlob struct {
 func (memBlobs) createBucket(string) error                    { return nil }
 func (memBlobs) removeBucket(string) error                    { return nil }
 func (memBlobs) commit(string, *object) error                 { return nil }
-func (memBlobs) release(blob)                                 {}
-func (memBlobs) dropUpload(gofakes3.UploadID)                 {}
+func (memBlobs) release(*object)                              {}
+func (memBlobs) releaseBlob(blob)                             {}
+func (memBlobs) dropUpload(string)                            {}
+func (memBlobs) saveBucket(string, string) error              { return nil }
 func (memBlobs) clone(_ string, b blob) (blob, error)         { return b, nil }
 func (memBlobs) load(context.Context) ([]loadedBucket, error) { return nil, nil }
 
-// memSegSize bounds one allocation: a body grows by segments as it arrives,
-// so a huge Content-Length alone reserves nothing, and no multi-GiB slice
-// has to be found in one piece.
-const memSegSize = 64 << 20
+// A body grows by segments as it arrives, each at most twice the bytes
+// received so far (from memSegMin up to memSegMax): a Content-Length
+// alone reserves little, a client that announces 5 GiB and sends one byte
+// costs one small segment, and no multi-GiB slice has to be found in one
+// piece.
+const (
+	memSegMin = 64 << 10
+	memSegMax = 64 << 20
+)
 
 func (memBlobs) write(_ string, r io.Reader, size int64) (blob, error) {
-	if size < 0 { // gofakes3 insists on a length; this is only for safety
-		data, err := io.ReadAll(r)
-		if err != nil {
-			return nil, s3Error(err)
-		}
-		return &memBlob{segs: [][]byte{data}, n: int64(len(data))}, nil
-	}
 	b := &memBlob{}
-	for b.n < size {
-		seg := make([]byte, min(memSegSize, size-b.n))
-		if _, err := io.ReadFull(r, seg); err != nil {
-			return nil, s3Error(err)
+	for size < 0 || b.n < size {
+		want := min(max(b.n, memSegMin), memSegMax)
+		if size >= 0 {
+			want = min(want, size-b.n)
 		}
-		b.segs = append(b.segs, seg)
-		b.n += int64(len(seg))
+		seg := make([]byte, want)
+		n, err := io.ReadFull(r, seg)
+		if n > 0 {
+			b.segs = append(b.segs, seg[:n])
+			b.n += int64(n)
+		}
+		if size < 0 && (errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)) {
+			return b, nil
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
 	return b, nil
 }
 
-func (m memBlobs) writePart(_ gofakes3.UploadID, _ int, r io.Reader, size int64) (blob, error) {
+func (m memBlobs) writePart(_ string, _ int, r io.Reader, size int64) (blob, error) {
 	return m.write("", r, size)
 }
 
@@ -153,54 +171,3 @@ func (r *segReader) WriteTo(w io.Writer) (int64, error) {
 }
 
 func (r *segReader) Close() error { return nil }
-
-// hashSource computes the MD5 of a request body as it is read. gofakes3
-// already hashes PUT bodies (its hashingReader, which has a Sum method) to
-// produce the ETag; reusing that sum saves a second MD5 pass over every byte.
-type hashSource struct {
-	r   io.Reader
-	sum interface{ Sum([]byte) []byte }
-}
-
-func newHashSource(r io.Reader) *hashSource {
-	if s, ok := r.(interface{ Sum([]byte) []byte }); ok {
-		return &hashSource{r: r, sum: s}
-	}
-	h := md5.New()
-	return &hashSource{r: io.TeeReader(r, h), sum: h}
-}
-
-func (s *hashSource) Read(p []byte) (int, error) { return s.r.Read(p) }
-
-// finish reads to EOF and returns the MD5. Reading to EOF matters: gofakes3
-// checks Content-MD5 only when its reader sees EOF.
-func (s *hashSource) finish() ([]byte, error) {
-	var one [1]byte
-	for {
-		n, err := s.r.Read(one[:])
-		if n > 0 {
-			return nil, gofakes3.ErrorMessage(gofakes3.ErrIncompleteBody, "body is longer than its declared length")
-		}
-		if errors.Is(err, io.EOF) {
-			return s.sum.Sum(nil), nil
-		}
-		if err != nil {
-			return nil, s3Error(err)
-		}
-	}
-}
-
-// s3Error returns err in a form gofakes3 turns into the right S3 error
-// response: it matches error types exactly, without unwrapping.
-func s3Error(err error) error {
-	var s3e gofakes3.Error
-	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &s3e):
-		return s3e
-	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
-		return gofakes3.ErrIncompleteBody
-	}
-	return err
-}

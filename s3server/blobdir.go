@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,16 +13,14 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
-
-	"github.com/johannesboyne/gofakes3"
 )
 
 // dirBlobs keeps bodies as files:
 //
 //	DIR/<bucket>/<id>.data      body of a single PUT
 //	DIR/<bucket>/<id>-<k>.data  part k of a completed multipart upload
-//	DIR/<bucket>/<id>.meta      key, metadata and segment list (JSON), written last
+//	DIR/<bucket>/<id>.meta      key, version, attributes and segment list (JSON), written last
+//	DIR/<bucket>/versioning.bucket  the bucket's versioning state, once set
 //	DIR/.uploads/<upload>/      parts of uploads in progress
 //
 // Files are named by a unique id, not by key: keys need no escaping, may be
@@ -60,21 +57,6 @@ type fileSeg struct {
 	n    int64
 }
 
-// metaFile is what DIR/<bucket>/<id>.meta holds.
-type metaFile struct {
-	Key      string            `json:"key"`
-	MD5      string            `json:"md5"`
-	Parts    int               `json:"parts,omitempty"`
-	Mod      time.Time         `json:"mod"`
-	Meta     map[string]string `json:"meta,omitempty"`
-	Segments []segMeta         `json:"segments"`
-}
-
-type segMeta struct {
-	File string `json:"file"` // base name in the bucket directory
-	Size int64  `json:"size"`
-}
-
 // dataMarker marks a directory as this server's: only such a directory
 // (or an empty one, which then gets the marker) is used, because loading
 // and deleting buckets remove files, and those must never be the user's.
@@ -99,7 +81,7 @@ func (d *dirBlobs) newID() string { return d.idBase + strconv.FormatUint(d.seq.A
 
 func (d *dirBlobs) bucketDir(name string) (string, error) {
 	if name == "" || strings.ContainsAny(name, `/\`) || strings.HasPrefix(name, ".") {
-		return "", gofakes3.ErrorMessage(gofakes3.ErrInvalidBucketName, "bucket name cannot be a directory name")
+		return "", errorf(400, "InvalidBucketName", "The specified bucket is not valid.")
 	}
 	return filepath.Join(d.root, name), nil
 }
@@ -127,7 +109,7 @@ func (d *dirBlobs) removeBucket(name string) error {
 		return err
 	}
 	for _, e := range entries {
-		if n := e.Name(); e.Type().IsRegular() && (strings.HasSuffix(n, ".data") || strings.HasSuffix(n, ".meta")) {
+		if n := e.Name(); e.Type().IsRegular() && (strings.HasSuffix(n, ".data") || strings.HasSuffix(n, ".meta") || n == versioningFile) {
 			if err := os.Remove(filepath.Join(dir, n)); err != nil {
 				return err
 			}
@@ -169,8 +151,8 @@ func (d *dirBlobs) write(bucket string, r io.Reader, size int64) (blob, error) {
 	return &fileBlob{meta: base + ".meta", segs: []fileSeg{seg}, n: seg.n}, nil
 }
 
-func (d *dirBlobs) writePart(id gofakes3.UploadID, n int, r io.Reader, size int64) (blob, error) {
-	dir := filepath.Join(d.root, uploadsDir, string(id))
+func (d *dirBlobs) writePart(id string, n int, r io.Reader, size int64) (blob, error) {
+	dir := filepath.Join(d.root, uploadsDir, id)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -196,14 +178,14 @@ func (d *dirBlobs) writeFile(p string, r io.Reader, size int64) (fileSeg, error)
 	n, err := io.CopyBuffer(struct{ io.Writer }{f}, src, *bp)
 	d.bufs.Put(bp)
 	if err == nil && size >= 0 && n != size {
-		err = gofakes3.ErrIncompleteBody
+		err = errIncompleteBody()
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
 		_ = os.Remove(p)
-		return fileSeg{}, s3Error(err)
+		return fileSeg{}, err
 	}
 	return fileSeg{path: p, n: n}, nil
 }
@@ -260,30 +242,6 @@ func linkOrCopy(src, dst string) error {
 // clone gives the copy its own links to the same files.
 func (d *dirBlobs) clone(bucket string, b blob) (blob, error) { return d.concat(bucket, []blob{b}) }
 
-func (d *dirBlobs) commit(_ string, obj *object) error {
-	fb := obj.body.(*fileBlob)
-	mf := metaFile{Key: obj.key, MD5: hex.EncodeToString(obj.hash), Parts: obj.parts, Mod: obj.mod, Meta: obj.meta}
-	for _, seg := range fb.segs {
-		mf.Segments = append(mf.Segments, segMeta{File: filepath.Base(seg.path), Size: seg.n})
-	}
-	js, err := json.Marshal(mf)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(fb.meta, js, 0o644)
-}
-
-func (d *dirBlobs) release(b blob) {
-	fb := b.(*fileBlob)
-	fb.mu.Lock()
-	fb.dead = true
-	idle := fb.refs == 0
-	fb.mu.Unlock()
-	if idle {
-		fb.removeFiles()
-	}
-}
-
 // removeFiles removes the .meta file first: a crash halfway leaves bodies
 // without one, which the next start cleans up.
 func (b *fileBlob) removeFiles() {
@@ -295,8 +253,8 @@ func (b *fileBlob) removeFiles() {
 	}
 }
 
-func (d *dirBlobs) dropUpload(id gofakes3.UploadID) {
-	_ = os.RemoveAll(filepath.Join(d.root, uploadsDir, string(id)))
+func (d *dirBlobs) dropUpload(id string) {
+	_ = os.RemoveAll(filepath.Join(d.root, uploadsDir, id))
 }
 
 func (b *fileBlob) size() int64 { return b.n }

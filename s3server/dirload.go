@@ -7,15 +7,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
-
-	"github.com/johannesboyne/gofakes3"
 )
 
 // load rebuilds the index from a data directory an earlier server wrote.
 // Bodies without a .meta file are writes that never finished and are
-// removed; of two versions of one key (a crash between writing the new and
-// unlinking the old) the newer wins. Only one server may use a directory.
+// removed; of two records of one version of a key (a crash between
+// writing the new and unlinking the old) the newer wins. Only one server
+// may use a directory.
 func (d *dirBlobs) load(ctx context.Context) ([]loadedBucket, error) {
 	entries, err := os.ReadDir(d.root)
 	if err != nil {
@@ -44,13 +44,17 @@ func (d *dirBlobs) loadBucket(ctx context.Context, de os.DirEntry) (loadedBucket
 	if err != nil {
 		return lb, err
 	}
-	lb.info = gofakes3.BucketInfo{Name: de.Name(), CreationDate: gofakes3.NewContentTime(fi.ModTime())}
+	lb.name, lb.created = de.Name(), fi.ModTime()
 	dir := filepath.Join(d.root, de.Name())
+	if v, err := os.ReadFile(filepath.Join(dir, versioningFile)); err == nil {
+		lb.versioning = string(v)
+	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return lb, err
 	}
-	byKey := map[string]*object{}
+	type versionOf struct{ key, version string }
+	byVersion := map[versionOf]*object{}
 	for _, e := range entries {
 		if !strings.HasSuffix(e.Name(), ".meta") {
 			continue
@@ -65,21 +69,26 @@ func (d *dirBlobs) loadBucket(ctx context.Context, de os.DirEntry) (loadedBucket
 		if obj == nil {
 			continue
 		}
-		if prev := byKey[obj.key]; prev != nil {
+		id := versionOf{obj.key, obj.version}
+		if prev := byVersion[id]; prev != nil {
 			if obj.mod.Before(prev.mod) {
 				prev, obj = obj, prev
 			}
-			d.release(prev.body)
+			d.release(prev)
 		}
-		byKey[obj.key] = obj
+		byVersion[id] = obj
 	}
 	kept := map[string]bool{}
-	for _, obj := range byKey {
-		for _, seg := range obj.body.(*fileBlob).segs {
-			kept[seg.path] = true
+	for _, obj := range byVersion {
+		if fb, ok := obj.body.(*fileBlob); ok {
+			for _, seg := range fb.segs {
+				kept[seg.path] = true
+			}
 		}
 		lb.objects = append(lb.objects, obj)
 	}
+	// The bucket adds each in turn as the newest: oldest first.
+	slices.SortFunc(lb.objects, func(x, y *object) int { return x.mod.Compare(y.mod) })
 	for _, e := range entries {
 		p := filepath.Join(dir, e.Name())
 		if strings.HasSuffix(e.Name(), ".data") && !kept[p] {
@@ -104,6 +113,16 @@ func loadObject(metaPath string) (*object, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: md5: %w", metaPath, err)
 	}
+	a := &attrs{headers: mf.Meta, tags: mf.Tags, sum: mf.Checksum, partSums: mf.PartSums, sseKey: mf.SSEKey}
+	if mf.Marker {
+		m := newMarker(mf.Key, mf.Mod)
+		m.version, m.record = mf.Version, metaPath
+		return m, nil
+	}
+	parts := mf.PartSizes
+	if len(parts) == 0 && mf.Parts > 0 {
+		parts = make([]int64, mf.Parts) // written before part sizes were kept
+	}
 	fb := &fileBlob{meta: metaPath}
 	intact := len(mf.Segments) > 0
 	for _, sm := range mf.Segments {
@@ -118,5 +137,7 @@ func loadObject(metaPath string) (*object, error) {
 		fb.removeFiles()
 		return nil, nil
 	}
-	return newObject(mf.Key, fb, hash, mf.Parts, mf.Meta, mf.Mod), nil
+	obj := newObject(mf.Key, fb, hash, parts, a, mf.Mod)
+	obj.version = mf.Version
+	return obj, nil
 }

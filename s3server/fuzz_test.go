@@ -76,7 +76,8 @@ func FuzzServeRequest(f *testing.F) {
 		if resp.StatusCode < 400 || resp.StatusCode >= 500 {
 			t.Fatalf("an unsigned request got %d past the signature check:\n%q\n%s", resp.StatusCode, raw, body)
 		}
-		if !strings.Contains(string(body), "<Error>") || !strings.Contains(string(body), "<Code>") {
+		head := bytes.HasPrefix(raw, []byte("HEAD ")) // S3 answers a HEAD without a body
+		if !head && (!strings.Contains(string(body), "<Error>") || !strings.Contains(string(body), "<Code>")) {
 			t.Fatalf("a refusal (%d) without S3's error XML: %s", resp.StatusCode, body)
 		}
 		resp, _ = serveRaw(t, open, raw)

@@ -1,39 +1,87 @@
 package s3server
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/xml"
-	"fmt"
 	"hash"
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync/atomic"
 	"time"
-
-	"github.com/johannesboyne/gofakes3"
 )
 
-// frontDoor sits in front of gofakes3: it checks signatures, unwraps
-// aws-chunked bodies, puts multipart ETags into the ETag header, and logs
-// requests when asked to.
+// frontDoor is the server's http.Handler: it gives every request an id,
+// checks its signature, names its operation (routes.go) and refuses what
+// the server does not implement before anything is read or changed, unwraps
+// aws-chunked bodies, serves the operation and logs it when asked to.
 type frontDoor struct {
-	next   http.Handler
-	router *router
-	log    *slog.Logger // nil: no request log
-	keys   *keys        // nil: no signature is checked (Config.NoAuth)
-	// rewrite changes a request once its signature is checked (Config.Rewrite).
-	rewrite func(*http.Request)
+	svc     *service
+	router  *router
+	log     *slog.Logger // nil: no request log
+	keys    *keys        // nil: no signature is checked (Config.NoAuth)
+	idle    time.Duration
+	rewrite func(*http.Request) // Config.Rewrite
+	idBase  string
+	ids     atomic.Uint64
+}
+
+// service is what the operations serve from.
+type service struct {
+	be     *backend
+	region string
+}
+
+// call is one request on its way through the server.
+type call struct {
+	w       http.ResponseWriter
+	r       *http.Request
+	q       url.Values // nil without a query string
+	bucket  string
+	key     string
+	chunked *chunkedBody // the aws-chunked decoder, for its trailers
+}
+
+// query returns query parameter name ("" without one).
+func (c *call) query(name string) string {
+	if c.q == nil {
+		return ""
+	}
+	return c.q.Get(name)
 }
 
 func (h *frontDoor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	id := h.idBase + strconv.FormatUint(h.ids.Add(1), 16)
+	hdr := w.Header()
+	hdr["X-Amz-Request-Id"] = []string{id}
+	hdr["X-Amz-Id-2"] = hdr["X-Amz-Request-Id"]
+	if h.log == nil {
+		if err := h.serve(w, r); err != nil {
+			writeError(w, r, err)
+		}
+		return
+	}
+	start := time.Now()
+	rw := &responseWriter{ResponseWriter: w, status: http.StatusOK}
+	if err := h.serve(rw, r); err != nil {
+		writeError(rw, r, err)
+	}
+	h.log.LogAttrs(r.Context(), slog.LevelInfo, "s3 request",
+		slog.String("method", r.Method), slog.String("path", r.URL.Path),
+		slog.String("query", r.URL.RawQuery), slog.Int("status", rw.status),
+		slog.Int64("in", max(r.ContentLength, 0)), slog.Int64("out", rw.written),
+		slog.Duration("took", time.Since(start)), slog.String("remote", r.RemoteAddr), slog.String("id", id))
+}
+
+func (h *frontDoor) serve(w http.ResponseWriter, r *http.Request) error {
 	var sig *signed
 	if h.keys != nil {
-		var aerr *authError
+		var aerr *s3Err
 		if sig, aerr = h.keys.verify(r, time.Now()); aerr != nil {
-			writeError(w, aerr.status, aerr.code, aerr.what)
-			return
+			return aerr
 		}
 		if p := r.Header.Get("X-Amz-Content-Sha256"); len(p) == 64 && r.Body != nil && r.Body != http.NoBody {
 			r.Body = &payloadCheck{rc: r.Body, want: p, h: sha256.New()} // a signed payload: its hash is checked too
@@ -44,79 +92,77 @@ func (h *frontDoor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	// No request is served, nor its body read, before its operation is
 	// known to be one the server implements.
-	op, why := h.router.route(r)
+	spec, why := h.router.route(r)
 	if why == nil {
-		why = h.router.unsupported(r, op)
+		why = h.router.unsupported(r, spec.name)
 	}
 	if why != nil {
-		writeError(w, why.status, why.code, why.message)
-		return
+		return why
+	}
+	c := &call{w: w, r: r}
+	c.bucket, c.key, _ = strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
+	if r.URL.RawQuery != "" {
+		c.q = r.URL.Query()
+	}
+	if r.Body != nil && r.Body != http.NoBody && h.idle > 0 {
+		r.Body = &idleBody{rc: r.Body, ctl: http.NewResponseController(w), idle: h.idle}
 	}
 	if isAWSChunked(r) {
-		if err := unwrapAWSChunked(r, sig); err != nil {
-			writeError(w, http.StatusBadRequest, "InvalidRequest", err.Error())
-			return
+		cb, err := unwrapAWSChunked(r, sig)
+		if err != nil {
+			return err
 		}
+		c.chunked = cb
 	}
-	// Only object reads can carry etagHeader; other requests skip the wrapper
-	// (and its allocation) unless they are logged.
-	if h.log == nil && r.Method != http.MethodGet && r.Method != http.MethodHead {
-		h.next.ServeHTTP(w, r)
-		return
-	}
-	start := time.Now()
-	rw := &responseWriter{ResponseWriter: w, status: http.StatusOK}
-	h.next.ServeHTTP(rw, r)
-	// gofakes3 answers a plain HEAD without writing anything; the headers
-	// are still open for changes until the handler returns.
-	rw.fixHeaders()
-	if h.log != nil {
-		h.log.LogAttrs(r.Context(), slog.LevelInfo, "s3 request",
-			slog.String("method", r.Method), slog.String("path", r.URL.Path),
-			slog.String("query", r.URL.RawQuery), slog.Int("status", rw.status),
-			slog.Int64("in", max(r.ContentLength, 0)), slog.Int64("out", rw.written),
-			slog.Duration("took", time.Since(start)), slog.String("remote", r.RemoteAddr))
-	}
+	return spec.serve(h.svc, c)
 }
 
-// responseWriter fixes headers before they are sent and counts the reply.
-// It keeps ReadFrom so file bodies still go out with sendfile.
+// idleBody closes the door on a client that stops sending its body: each
+// read must make progress within idle (S3's RequestTimeout). The announced
+// Content-Length is no promise, and a connection that sends nothing must
+// not be held forever. The deadline is moved at most every idle/8.
+type idleBody struct {
+	rc   io.ReadCloser
+	ctl  *http.ResponseController
+	idle time.Duration
+	set  time.Time
+}
+
+func (b *idleBody) Read(p []byte) (int, error) {
+	if now := time.Now(); now.Sub(b.set) > b.idle/8 {
+		b.set = now
+		_ = b.ctl.SetReadDeadline(now.Add(b.idle))
+	}
+	return b.rc.Read(p)
+}
+
+func (b *idleBody) Close() error { return b.rc.Close() }
+
+// responseWriter counts the answer for the request log. It keeps
+// ReadFrom so file bodies still go out with sendfile.
 type responseWriter struct {
 	http.ResponseWriter
-	fixed   bool
+	wrote   bool
 	status  int
 	written int64
 }
 
-func (w *responseWriter) fixHeaders() {
-	if w.fixed {
-		return
-	}
-	w.fixed = true
-	h := w.Header()
-	if v := h.Get(etagHeader); v != "" {
-		h.Set("ETag", v)
-		h.Del(etagHeader)
-	}
-}
-
 func (w *responseWriter) WriteHeader(code int) {
-	if !w.fixed {
-		w.status = code
+	if !w.wrote {
+		w.wrote, w.status = true, code
 	}
-	w.fixHeaders()
 	w.ResponseWriter.WriteHeader(code)
 }
 
 func (w *responseWriter) Write(p []byte) (int, error) {
-	w.fixHeaders()
+	w.wrote = true
 	n, err := w.ResponseWriter.Write(p)
 	w.written += int64(n)
 	return n, err
 }
 
 func (w *responseWriter) ReadFrom(src io.Reader) (int64, error) {
-	w.fixHeaders()
+	w.wrote = true
 	n, err := io.Copy(w.ResponseWriter, src)
 	w.written += n
 	return n, err
@@ -125,36 +171,6 @@ func (w *responseWriter) ReadFrom(src io.Reader) (int64, error) {
 func (w *responseWriter) Flush() { http.NewResponseController(w.ResponseWriter).Flush() }
 
 func (w *responseWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
-// writeError answers in S3's XML error format, for the few errors raised
-// before gofakes3 sees the request.
-func writeError(w http.ResponseWriter, status int, code, msg string) {
-	w.Header().Set("Content-Type", "application/xml")
-	w.WriteHeader(status)
-	_ = xml.NewEncoder(w).Encode(struct {
-		XMLName xml.Name `xml:"Error"`
-		Code    string
-		Message string
-	}{Code: code, Message: msg})
-}
-
-// gofakesLog passes gofakes3's errors and warnings to slog. Its info
-// messages repeat what the request log says, so they go to debug.
-type gofakesLog struct{ log *slog.Logger }
-
-func (l gofakesLog) Print(level gofakes3.LogLevel, v ...any) {
-	lvl := slog.LevelDebug
-	switch level {
-	case gofakes3.LogErr:
-		lvl = slog.LevelError
-	case gofakes3.LogWarn:
-		lvl = slog.LevelWarn
-	}
-	ctx := context.Background()
-	if l.log.Enabled(ctx, lvl) { // gofakes3 logs several times per request
-		l.log.Log(ctx, lvl, "gofakes3: "+fmt.Sprint(v...))
-	}
-}
 
 // payloadCheck hashes a signed payload as it is read and fails the read
 // that ends it when the hash is not the one the request signed.
@@ -168,7 +184,7 @@ func (p *payloadCheck) Read(b []byte) (int, error) {
 	n, err := p.rc.Read(b)
 	p.h.Write(b[:n])
 	if err == io.EOF && hex.EncodeToString(p.h.Sum(nil)) != p.want {
-		return n, gofakes3.ErrorMessage(gofakes3.ErrBadDigest, "XAmzContentSHA256Mismatch: the body is not the one the request signed")
+		return n, errorf(http.StatusBadRequest, "XAmzContentSHA256Mismatch", "The provided 'x-amz-content-sha256' header does not match what was computed.")
 	}
 	return n, err
 }

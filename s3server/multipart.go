@@ -3,29 +3,73 @@ package s3server
 import (
 	"cmp"
 	"crypto/md5"
-	"crypto/rand"
-	"encoding/hex"
-	"io"
+	"encoding/base64"
+	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/johannesboyne/gofakes3"
 )
 
 // uploadTable holds the multipart uploads in progress. Parts live in the
 // blob store (files for a directory backend), never in one big buffer.
 type uploadTable struct {
 	mu sync.Mutex
-	m  map[gofakes3.UploadID]*upload
+	m  map[string]*upload
+	// done remembers completed uploads a while: S3 answers a repeated
+	// CompleteMultipartUpload of one with the same result.
+	done map[string]completedUpload
+}
+
+type completedUpload struct {
+	bucket, key string
+	obj         *object
+	at          time.Time
+}
+
+// keepCompleted is how long, and how many, completed uploads are
+// remembered.
+const (
+	keepCompleted = 15 * time.Minute
+	maxCompleted  = 10000
+)
+
+// rememberCompleted records a completed upload (dropping old records).
+func (b *backend) rememberCompleted(u *upload, obj *object) {
+	now := b.now()
+	b.uploads.mu.Lock()
+	defer b.uploads.mu.Unlock()
+	if b.uploads.done == nil {
+		b.uploads.done = map[string]completedUpload{}
+	}
+	if len(b.uploads.done) >= maxCompleted {
+		for id, c := range b.uploads.done {
+			if now.Sub(c.at) > keepCompleted || len(b.uploads.done) >= maxCompleted {
+				delete(b.uploads.done, id)
+			}
+		}
+	}
+	b.uploads.done[u.id] = completedUpload{u.bucket, u.key, obj, now}
+}
+
+// completedAs returns the object a completed upload made, if it is
+// remembered.
+func (b *backend) completedAs(bucketName, key, id string) *object {
+	b.uploads.mu.Lock()
+	defer b.uploads.mu.Unlock()
+	c, ok := b.uploads.done[id]
+	if !ok || c.bucket != bucketName || c.key != key || b.now().Sub(c.at) > keepCompleted {
+		return nil
+	}
+	return c.obj
 }
 
 type upload struct {
-	id        gofakes3.UploadID
+	id        string
 	bucket    string
 	key       string
-	meta      map[string]string
+	attrs     *attrs // of the object to be; attrs.sum has the checksum's algorithm and type
 	initiated time.Time
 
 	mu    sync.Mutex
@@ -36,34 +80,28 @@ type upload struct {
 type part struct {
 	body blob
 	md5  []byte
+	sum  []byte // the part's checksum (raw), with the upload's algorithm
 	etag string
 	mod  time.Time
 }
 
-func newUploadID() gofakes3.UploadID {
-	var b [16]byte
-	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
-	return gofakes3.UploadID(hex.EncodeToString(b[:]))
-}
+// minPartSize is S3's smallest part, the last excepted.
+const minPartSize = 5 << 20
 
-// CreateMultipartUpload starts an upload.
-func (b *backend) CreateMultipartUpload(bucketName, key string, meta map[string]string) (gofakes3.UploadID, error) {
-	if _, err := b.bucket(bucketName); err != nil {
-		return "", err
-	}
-	u := &upload{id: newUploadID(), bucket: bucketName, key: key, meta: meta, initiated: b.now(), parts: map[int]*part{}}
+func (b *backend) newUpload(bucketName, key string, a *attrs) *upload {
+	u := &upload{id: newID(), bucket: bucketName, key: key, attrs: a, initiated: b.now(), parts: map[int]*part{}}
 	b.uploads.mu.Lock()
 	b.uploads.m[u.id] = u
 	b.uploads.mu.Unlock()
-	return u.id, nil
+	return u
 }
 
-func (b *backend) upload(bucketName, key string, id gofakes3.UploadID, remove bool) (*upload, error) {
+func (b *backend) upload(bucketName, key, id string, remove bool) (*upload, error) {
 	b.uploads.mu.Lock()
 	defer b.uploads.mu.Unlock()
 	u := b.uploads.m[id]
 	if u == nil || u.bucket != bucketName || u.key != key {
-		return nil, gofakes3.ErrNoSuchUpload
+		return nil, errNoSuchUpload()
 	}
 	if remove {
 		delete(b.uploads.m, id)
@@ -71,24 +109,8 @@ func (b *backend) upload(bucketName, key string, id gofakes3.UploadID, remove bo
 	return u, nil
 }
 
-// UploadPart streams one part into the blob store and records it,
-// replacing an earlier part with the same number.
-func (b *backend) UploadPart(bucketName, key string, id gofakes3.UploadID, n int, size int64, input io.Reader) (string, error) {
-	u, err := b.upload(bucketName, key, id, false)
-	if err != nil {
-		return "", err
-	}
-	src := newHashSource(input)
-	body, err := b.blobs.writePart(id, n, src, size)
-	if err != nil {
-		return "", err
-	}
-	sum, err := src.finish()
-	if err != nil {
-		b.blobs.release(body)
-		return "", err
-	}
-	p := &part{body: body, md5: sum, etag: `"` + hex.EncodeToString(sum) + `"`, mod: b.now()}
+// addPart records part n, replacing an earlier one with the same number.
+func (b *backend) addPart(u *upload, n int, p *part) error {
 	u.mu.Lock()
 	old, done := u.parts[n], u.done
 	if !done {
@@ -97,73 +119,121 @@ func (b *backend) UploadPart(bucketName, key string, id gofakes3.UploadID, n int
 	u.mu.Unlock()
 	switch {
 	case done:
-		b.blobs.release(body)
-		return "", gofakes3.ErrNoSuchUpload
+		b.blobs.releaseBlob(p.body)
+		return errNoSuchUpload()
 	case old != nil:
-		b.blobs.release(old.body)
+		b.blobs.releaseBlob(old.body)
 	}
-	return p.etag, nil
+	return nil
 }
 
-// CompleteMultipartUpload joins the listed parts into the object. Its ETag
-// is S3's: MD5 of the parts' MD5s, then "-<number of parts>".
-func (b *backend) CompleteMultipartUpload(bucketName, key string, id gofakes3.UploadID,
-	in *gofakes3.CompleteMultipartUploadRequest) (gofakes3.VersionID, string, error) {
-	u, err := b.upload(bucketName, key, id, false)
-	if err != nil {
-		return "", "", err
+// completedPart is a part as CompleteMultipartUpload lists it.
+type completedPart struct {
+	PartNumber        int
+	ETag              string
+	ChecksumCRC32     string
+	ChecksumCRC32C    string
+	ChecksumCRC64NVME string
+	ChecksumSHA1      string
+	ChecksumSHA256    string
+}
+
+func (p completedPart) checksum(alg string) string {
+	switch alg {
+	case "CRC32":
+		return p.ChecksumCRC32
+	case "CRC32C":
+		return p.ChecksumCRC32C
+	case "CRC64NVME":
+		return p.ChecksumCRC64NVME
+	case "SHA1":
+		return p.ChecksumSHA1
+	case "SHA256":
+		return p.ChecksumSHA256
 	}
+	return ""
+}
+
+// picked is what a completion's part list selects.
+type picked struct {
+	bodies []blob
+	md5s   []byte
+	sums   [][]byte
+	sizes  []int64
+}
+
+// pick checks the client's part list against the upload and returns the
+// parts in order. The caller holds u.mu.
+func (u *upload) pick(list []completedPart) (picked, error) {
+	var out picked
+	if u.done {
+		return out, errNoSuchUpload()
+	}
+	if len(list) == 0 {
+		return out, errMalformedXML("no parts listed")
+	}
+	for i, cp := range list {
+		if i > 0 && cp.PartNumber <= list[i-1].PartNumber {
+			return out, errorf(http.StatusBadRequest, "InvalidPartOrder", "The list of parts was not in ascending order. The parts list must be specified in order by part number.")
+		}
+		p := u.parts[cp.PartNumber]
+		invalid := errorf(http.StatusBadRequest, "InvalidPart", "One or more of the specified parts could not be found. The part may not have been uploaded, or the specified entity tag may not match the part's entity tag.")
+		if p == nil || strings.Trim(cp.ETag, `"`) != strings.Trim(p.etag, `"`) {
+			return out, invalid
+		}
+		if c := cp.checksum(u.attrs.sum.Alg); c != "" && c != base64.StdEncoding.EncodeToString(p.sum) {
+			return out, invalid
+		}
+		if i < len(list)-1 && p.body.size() < minPartSize {
+			return out, errorf(http.StatusBadRequest, "EntityTooSmall", "Your proposed upload is smaller than the minimum allowed object size.")
+		}
+		out.bodies = append(out.bodies, p.body)
+		out.md5s = append(out.md5s, p.md5...)
+		out.sums = append(out.sums, p.sum)
+		out.sizes = append(out.sizes, p.body.size())
+	}
+	return out, nil
+}
+
+// complete joins the listed parts into the object version and publishes
+// it under the request's conditions. Its ETag is S3's: MD5 of the parts'
+// MD5s, then "-<number of parts>"; its checksum the parts' combined.
+func (b *backend) complete(bk *bucket, u *upload, list []completedPart, wantSum string, cond writeConditions) (*object, error) {
 	u.mu.Lock()
-	bodies, sums, err := u.pick(in.Parts)
+	pk, err := u.pick(list)
 	if err == nil {
 		u.done = true
 	}
 	u.mu.Unlock()
 	if err != nil {
-		return "", "", err
+		return nil, err
+	}
+	a := *u.attrs
+	if a.sum.Alg != "" {
+		a.sum.Value = combineParts(a.sum, pk.sums, pk.sizes)
+		a.partSums = partSums(pk.sums)
+		if wantSum != "" && wantSum != a.sum.Value {
+			u.mu.Lock()
+			u.done = false // S3 keeps the upload: the client may complete it right
+			u.mu.Unlock()
+			return nil, errBadDigest("The " + a.sum.Alg + " you specified for the full object did not match the calculated checksum.")
+		}
 	}
 	defer b.discard(u)
-	if _, err := b.upload(bucketName, key, id, true); err != nil {
-		return "", "", err // a concurrent Complete or Abort won
+	if _, err := b.upload(u.bucket, u.key, u.id, true); err != nil {
+		return nil, err // a concurrent Complete or Abort won
 	}
-	body, err := b.blobs.concat(bucketName, bodies)
+	body, err := b.blobs.concat(bk.name, pk.bodies)
 	if err != nil {
-		return "", "", err
+		return nil, err
 	}
-	sum := md5.Sum(sums)
-	obj := newObject(key, body, sum[:], len(bodies), u.meta, b.now())
-	if err := b.publish(bucketName, obj, nil); err != nil {
-		return "", "", err
+	sum := md5.Sum(pk.md5s)
+	obj := newObject(u.key, body, sum[:], pk.sizes, &a, b.now())
+	if err := b.publish(bk, obj, cond.atPublish()); err != nil {
+		return nil, err
 	}
-	return "", obj.etag, nil
-}
-
-// pick checks the client's part list against the upload and returns the
-// bodies and concatenated MD5s in order. The caller holds u.mu.
-func (u *upload) pick(list []gofakes3.CompletedPart) ([]blob, []byte, error) {
-	if u.done {
-		return nil, nil, gofakes3.ErrNoSuchUpload
-	}
-	if len(list) == 0 {
-		return nil, nil, gofakes3.ErrorMessage(gofakes3.ErrMalformedXML, "no parts listed")
-	}
-	bodies := make([]blob, 0, len(list))
-	sums := make([]byte, 0, len(list)*md5.Size)
-	for i, cp := range list {
-		if i > 0 && cp.PartNumber <= list[i-1].PartNumber {
-			return nil, nil, gofakes3.ErrInvalidPartOrder
-		}
-		p := u.parts[cp.PartNumber]
-		if p == nil {
-			return nil, nil, gofakes3.ErrorMessagef(gofakes3.ErrInvalidPart, "part %d was not uploaded", cp.PartNumber)
-		}
-		if strings.Trim(cp.ETag, `"`) != strings.Trim(p.etag, `"`) {
-			return nil, nil, gofakes3.ErrorMessagef(gofakes3.ErrInvalidPart, "part %d has a different ETag", cp.PartNumber)
-		}
-		bodies = append(bodies, p.body)
-		sums = append(sums, p.md5...)
-	}
-	return bodies, sums, nil
+	b.rememberCompleted(u, obj)
+	return obj, nil
 }
 
 // discard releases every part of a finished upload. A memory backend's
@@ -175,13 +245,13 @@ func (b *backend) discard(u *upload) {
 	u.parts = map[int]*part{}
 	u.mu.Unlock()
 	for _, p := range parts {
-		b.blobs.release(p.body)
+		b.blobs.releaseBlob(p.body)
 	}
 	b.blobs.dropUpload(u.id)
 }
 
-// AbortMultipartUpload drops an upload and its parts.
-func (b *backend) AbortMultipartUpload(bucketName, key string, id gofakes3.UploadID) error {
+// abort drops an upload and its parts.
+func (b *backend) abort(bucketName, key, id string) error {
 	u, err := b.upload(bucketName, key, id, true)
 	if err != nil {
 		return err
@@ -193,61 +263,33 @@ func (b *backend) AbortMultipartUpload(bucketName, key string, id gofakes3.Uploa
 	return nil
 }
 
-// ListMultipartUploads lists uploads in progress, by key then start time.
-func (b *backend) ListMultipartUploads(bucketName string, marker *gofakes3.UploadListMarker, p gofakes3.Prefix,
-	limit int64) (*gofakes3.ListMultipartUploadsResult, error) {
-	if _, err := b.bucket(bucketName); err != nil {
-		return nil, err
-	}
+// uploadsOf returns a bucket's uploads under prefix, by key then start.
+func (b *backend) uploadsOf(bucketName, prefix string) []*upload {
 	b.uploads.mu.Lock()
 	var ups []*upload
 	for _, u := range b.uploads.m {
-		if u.bucket == bucketName && strings.HasPrefix(u.key, p.Prefix) {
+		if u.bucket == bucketName && strings.HasPrefix(u.key, prefix) {
 			ups = append(ups, u)
 		}
 	}
 	b.uploads.mu.Unlock()
 	slices.SortFunc(ups, func(x, y *upload) int {
-		return cmp.Or(strings.Compare(x.key, y.key), x.initiated.Compare(y.initiated), strings.Compare(string(x.id), string(y.id)))
+		return cmp.Or(strings.Compare(x.key, y.key), x.initiated.Compare(y.initiated), strings.Compare(x.id, y.id))
 	})
-	res := &gofakes3.ListMultipartUploadsResult{Bucket: bucketName, Prefix: p.Prefix, Delimiter: p.Delimiter, MaxUploads: limit}
-	if marker != nil {
-		res.KeyMarker, res.UploadIDMarker = marker.Object, marker.UploadID
-		ups = afterMarker(ups, marker)
-	}
-	seen := map[string]bool{}
-	for _, u := range ups {
-		if int64(len(res.Uploads)+len(res.CommonPrefixes)) >= limit {
-			res.IsTruncated = true
-			break
-		}
-		if common := commonPrefix(p, u.key); common != "" {
-			if !seen[common] {
-				seen[common] = true
-				res.CommonPrefixes = append(res.CommonPrefixes, gofakes3.CommonPrefix{Prefix: common})
-			}
-			continue
-		}
-		res.Uploads = append(res.Uploads, gofakes3.ListMultipartUploadItem{
-			Key: u.key, UploadID: u.id, StorageClass: gofakes3.StorageStandard,
-			Initiated: gofakes3.NewContentTime(u.initiated),
-		})
-		res.NextKeyMarker, res.NextUploadIDMarker = u.key, u.id
-	}
-	return res, nil
+	return ups
 }
 
 // afterMarker drops the uploads up to and including the marker.
-func afterMarker(ups []*upload, m *gofakes3.UploadListMarker) []*upload {
+func afterMarker(ups []*upload, key, id string) []*upload {
 	for i, u := range ups {
 		switch {
-		case u.key < m.Object:
+		case u.key < key:
 			continue
-		case u.key == m.Object && m.UploadID == "":
+		case u.key == key && id == "":
 			continue
-		case u.key == m.Object && u.id == m.UploadID:
+		case u.key == key && u.id == id:
 			return ups[i+1:]
-		case u.key == m.Object:
+		case u.key == key:
 			continue
 		}
 		return ups[i:]
@@ -255,35 +297,11 @@ func afterMarker(ups []*upload, m *gofakes3.UploadListMarker) []*upload {
 	return nil
 }
 
-// ListParts lists an upload's parts by number.
-func (b *backend) ListParts(bucketName, key string, id gofakes3.UploadID, marker int, limit int64) (*gofakes3.ListMultipartUploadPartsResult, error) {
-	u, err := b.upload(bucketName, key, id, false)
-	if err != nil {
-		return nil, err
+// partNumber reads ?partNumber (1 to 10,000).
+func partNumber(c *call) (int, error) {
+	n, err := strconv.Atoi(c.query("partNumber"))
+	if err != nil || n < 1 || n > 10000 {
+		return 0, errInvalidArgument("Part number must be an integer between 1 and 10000, inclusive")
 	}
-	res := &gofakes3.ListMultipartUploadPartsResult{
-		Bucket: bucketName, Key: key, UploadID: id, MaxParts: limit,
-		PartNumberMarker: marker, StorageClass: gofakes3.StorageStandard,
-	}
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	nums := make([]int, 0, len(u.parts))
-	for n := range u.parts {
-		if n > marker {
-			nums = append(nums, n)
-		}
-	}
-	slices.Sort(nums)
-	for _, n := range nums {
-		if int64(len(res.Parts)) >= limit {
-			res.IsTruncated = true
-			break
-		}
-		p := u.parts[n]
-		res.Parts = append(res.Parts, gofakes3.ListMultipartUploadPartItem{
-			PartNumber: n, ETag: p.etag, Size: p.body.size(), LastModified: gofakes3.NewContentTime(p.mod),
-		})
-		res.NextPartNumberMarker = n
-	}
-	return res, nil
+	return n, nil
 }

@@ -3,8 +3,10 @@ package s3server_test
 import (
 	"bytes"
 	"crypto/md5"
+	"encoding/base64"
 	"encoding/hex"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"net/http"
 	"strings"
@@ -141,6 +143,8 @@ func awsChunked(data []byte, chunk int, signed bool) []byte {
 // signatures chunkSig gives (nil: placeholders of the right length).
 func awsChunkedSigned(data []byte, chunk int, signed bool, chunkSig func([]byte) string) []byte {
 	var b bytes.Buffer
+	crc := crc32.ChecksumIEEE(data)
+	trailer := base64.StdEncoding.EncodeToString([]byte{byte(crc >> 24), byte(crc >> 16), byte(crc >> 8), byte(crc)})
 	sig := func(p []byte) string {
 		if chunkSig == nil {
 			return ";chunk-signature=" + strings.Repeat("a", 64)
@@ -161,7 +165,7 @@ func awsChunkedSigned(data []byte, chunk int, signed bool, chunkSig func([]byte)
 	if signed {
 		b.WriteString("0" + sig(nil) + "\r\n\r\n")
 	} else {
-		b.WriteString("0\r\nx-amz-checksum-crc32:AAAAAA==\r\n\r\n")
+		b.WriteString("0\r\nx-amz-checksum-crc32:" + trailer + "\r\n\r\n")
 	}
 	return b.Bytes()
 }

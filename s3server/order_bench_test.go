@@ -6,8 +6,6 @@ import (
 	"slices"
 	"testing"
 	"time"
-
-	"github.com/johannesboyne/gofakes3"
 )
 
 // benchKeys returns n object keys the way benchmarks name them: in order
@@ -27,8 +25,7 @@ func benchKeys(n int, order string) []string {
 func indexedBucket(keys []string) *bucket {
 	bk := newBucket("b", time.Time{})
 	for _, k := range keys {
-		bk.objects[k] = &object{key: k}
-		bk.index(k)
+		bk.add(&object{key: k})
 	}
 	return bk
 }
@@ -45,7 +42,7 @@ func BenchmarkBucketOrder(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for _, k := range keys {
-				bk.index(k)
+				bk.add(&object{key: k})
 			}
 		})
 		b.Run("remove/"+order, func(b *testing.B) {
@@ -54,7 +51,7 @@ func BenchmarkBucketOrder(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for _, k := range keys {
-				bk.unindex(k)
+				bk.remove(bk.current(k))
 			}
 		})
 	}
@@ -66,7 +63,8 @@ func BenchmarkBucketOrder(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			n := 0
-			bk.scan(gofakes3.Prefix{}, keys[rng.IntN(len(keys)-1000)], func(string, *object, string) bool {
+			p := listPage{start: keys[rng.IntN(len(keys)-1000)]}
+			bk.scan(p, currentVisible, func(string, *versions, string) bool {
 				n++
 				return n < 1000
 			})
@@ -76,11 +74,11 @@ func BenchmarkBucketOrder(b *testing.B) {
 		}
 	})
 	b.Run("list-delimited", func(b *testing.B) {
-		p := gofakes3.Prefix{HasPrefix: true, Prefix: "objbench/run-1/", HasDelimiter: true, Delimiter: "/"}
+		p := listPage{prefix: "objbench/run-1/", delimiter: "/"}
 		b.ReportAllocs()
 		for b.Loop() {
 			n := 0
-			bk.scan(p, p.Prefix, func(string, *object, string) bool { n++; return true })
+			bk.scan(p, currentVisible, func(string, *versions, string) bool { n++; return true })
 			if n != 100 {
 				b.Fatalf("listed %d prefixes, want 100", n)
 			}

@@ -21,7 +21,7 @@ import (
 type target uint8
 
 const (
-	service target = iota // "/"
+	serviceTarget target = iota // "/"
 	bucketTarget
 	objectTarget
 )
@@ -59,20 +59,23 @@ const (
 var (
 	listParams = []string{"list-type", "prefix", "delimiter", "encoding-type", "max-keys", "marker",
 		"continuation-token", "start-after", "fetch-owner"}
-	uploadListParams = []string{"prefix", "delimiter", "encoding-type", "key-marker", "upload-id-marker", "max-uploads"}
-	partListParams   = []string{"max-parts", "part-number-marker"}
-	bucketListParams = []string{"max-buckets", "prefix", "continuation-token", "bucket-region"}
-	responseParams   = []string{"response-cache-control", "response-content-disposition",
+	uploadListParams  = []string{"prefix", "delimiter", "encoding-type", "key-marker", "upload-id-marker", "max-uploads"}
+	partListParams    = []string{"max-parts", "part-number-marker"}
+	versionListParams = []string{"prefix", "delimiter", "encoding-type", "key-marker", "version-id-marker", "max-keys"}
+	bucketListParams  = []string{"max-buckets", "prefix", "continuation-token", "bucket-region"}
+	responseParams    = []string{"response-cache-control", "response-content-disposition",
 		"response-content-encoding", "response-content-language", "response-content-type", "response-expires"}
 )
 
 // opSpec is one operation the server implements: the modifiers it takes
-// and whether one is required.
+// and whether one is required, the other parameters it takes, and how it
+// is served.
 type opSpec struct {
 	name     string
 	allowed  int      // modifiers it accepts
 	required int      // modifiers it must have
 	params   []string // other query parameters it takes
+	serve    func(*service, *call) error
 }
 
 // opKey selects an operation.
@@ -86,26 +89,37 @@ type opKey struct {
 // operations are the (method, target, sub-resource) the server serves;
 // every other combination is refused before the request is served.
 func operations() map[opKey]opSpec {
+	const (
+		get, head, put, post, del = http.MethodGet, http.MethodHead, http.MethodPut, http.MethodPost, http.MethodDelete
+		svc, bkt, obj             = serviceTarget, bucketTarget, objectTarget
+	)
 	return map[opKey]opSpec{
-		{http.MethodGet, service, "", false}: {name: "ListBuckets", params: bucketListParams},
+		{get, svc, "", false}: {name: "ListBuckets", params: bucketListParams, serve: (*service).listBuckets},
 
-		{http.MethodGet, bucketTarget, "", false}:         {name: "ListObjects", params: listParams},
-		{http.MethodHead, bucketTarget, "", false}:        {name: "HeadBucket"},
-		{http.MethodPut, bucketTarget, "", false}:         {name: "CreateBucket"},
-		{http.MethodDelete, bucketTarget, "", false}:      {name: "DeleteBucket"},
-		{http.MethodGet, bucketTarget, "location", false}: {name: "GetBucketLocation"},
-		{http.MethodGet, bucketTarget, "uploads", false}:  {name: "ListMultipartUploads", params: uploadListParams},
-		{http.MethodPost, bucketTarget, "delete", false}:  {name: "DeleteObjects"},
+		{get, bkt, "", false}:           {name: "ListObjects", params: listParams, serve: (*service).listObjects},
+		{head, bkt, "", false}:          {name: "HeadBucket", serve: (*service).headBucket},
+		{put, bkt, "", false}:           {name: "CreateBucket", serve: (*service).createBucket},
+		{del, bkt, "", false}:           {name: "DeleteBucket", serve: (*service).deleteBucket},
+		{get, bkt, "location", false}:   {name: "GetBucketLocation", serve: (*service).bucketLocation},
+		{get, bkt, "versioning", false}: {name: "GetBucketVersioning", serve: (*service).getVersioning},
+		{put, bkt, "versioning", false}: {name: "PutBucketVersioning", serve: (*service).putVersioning},
+		{get, bkt, "versions", false}:   {name: "ListObjectVersions", params: versionListParams, serve: (*service).listVersions},
+		{get, bkt, "uploads", false}:    {name: "ListMultipartUploads", params: uploadListParams, serve: (*service).listUploads},
+		{post, bkt, "delete", false}:    {name: "DeleteObjects", serve: (*service).deleteObjects},
 
-		{http.MethodGet, objectTarget, "", false}:         {name: "GetObject", params: responseParams},
-		{http.MethodHead, objectTarget, "", false}:        {name: "HeadObject", params: responseParams},
-		{http.MethodPut, objectTarget, "", false}:         {name: "PutObject"},
-		{http.MethodDelete, objectTarget, "", false}:      {name: "DeleteObject"},
-		{http.MethodPost, objectTarget, "uploads", false}: {name: "CreateMultipartUpload"},
-		{http.MethodPut, objectTarget, "", true}:          {name: "UploadPart", allowed: modPartNumber, required: modPartNumber},
-		{http.MethodGet, objectTarget, "", true}:          {name: "ListParts", params: partListParams},
-		{http.MethodPost, objectTarget, "", true}:         {name: "CompleteMultipartUpload"},
-		{http.MethodDelete, objectTarget, "", true}:       {name: "AbortMultipartUpload"},
+		{get, obj, "", false}:           {name: "GetObject", allowed: modVersionID | modPartNumber, params: responseParams, serve: (*service).getObject},
+		{head, obj, "", false}:          {name: "HeadObject", allowed: modVersionID | modPartNumber, params: responseParams, serve: (*service).getObject},
+		{put, obj, "", false}:           {name: "PutObject", serve: (*service).putObject},
+		{del, obj, "", false}:           {name: "DeleteObject", allowed: modVersionID, serve: (*service).deleteObject},
+		{get, obj, "attributes", false}: {name: "GetObjectAttributes", allowed: modVersionID, serve: (*service).getAttributes},
+		{get, obj, "tagging", false}:    {name: "GetObjectTagging", allowed: modVersionID, serve: (*service).getTagging},
+		{put, obj, "tagging", false}:    {name: "PutObjectTagging", allowed: modVersionID, serve: (*service).putTagging},
+		{del, obj, "tagging", false}:    {name: "DeleteObjectTagging", allowed: modVersionID, serve: (*service).deleteTagging},
+		{post, obj, "uploads", false}:   {name: "CreateMultipartUpload", serve: (*service).createUpload},
+		{put, obj, "", true}:            {name: "UploadPart", allowed: modPartNumber, required: modPartNumber, serve: (*service).uploadPart},
+		{get, obj, "", true}:            {name: "ListParts", params: partListParams, serve: (*service).listParts},
+		{post, obj, "", true}:           {name: "CompleteMultipartUpload", serve: (*service).completeUpload},
+		{del, obj, "", true}:            {name: "AbortMultipartUpload", serve: (*service).abortUpload},
 	}
 }
 
@@ -120,43 +134,33 @@ func newRouter() *router {
 	return &router{ops: operations(), subs: subResources(), headers: headerRules()}
 }
 
-// refusal is why a request is not served: the status, S3 error code and
-// message to answer with.
-type refusal struct {
-	status  int
-	code    string
-	message string
-}
-
-func notImplemented(what string) *refusal {
-	return &refusal{http.StatusNotImplemented, "NotImplemented", "the embedded server does not implement " + what}
-}
+func notImplemented(what string) *s3Err { return errNotImplemented(what) }
 
 // route names r's operation, or says why it is refused.
-func (rt *router) route(r *http.Request) (string, *refusal) {
+func (rt *router) route(r *http.Request) (opSpec, *s3Err) {
 	t := targetOf(r.URL.Path)
 	if r.URL.RawQuery == "" { // the hot path: plain object and bucket requests
 		spec, ok := rt.ops[opKey{r.Method, t, "", false}]
 		if !ok || spec.required != 0 {
-			return "", notImplemented(describe(r.Method, t, "", 0))
+			return opSpec{}, notImplemented(describe(r.Method, t, "", 0))
 		}
-		return spec.name, nil
+		return spec, nil
 	}
 	q, err := url.ParseQuery(r.URL.RawQuery)
 	if err != nil {
-		return "", &refusal{http.StatusBadRequest, "InvalidArgument", "the query string does not parse: " + err.Error()}
+		return opSpec{}, errInvalidArgument("the query string does not parse: " + err.Error())
 	}
 	sub, mods, plain := "", 0, false
 	for name, vs := range q {
 		switch m := modifier(name); {
 		case m != 0:
-			if len(vs) != 1 || (m == modUploadID && vs[0] == "") {
-				return "", &refusal{http.StatusBadRequest, "InvalidArgument", name + " must have one value that is not empty"}
+			if len(vs) != 1 || vs[0] == "" {
+				return opSpec{}, errInvalidArgument(name + " must have one value that is not empty")
 			}
 			mods |= m
 		case rt.subs[name]:
 			if sub != "" {
-				return "", notImplemented("a request with both ?" + sub + " and ?" + name)
+				return opSpec{}, notImplemented("a request with both ?" + sub + " and ?" + name)
 			}
 			sub = name
 		case !ignoredParam(name):
@@ -165,17 +169,17 @@ func (rt *router) route(r *http.Request) (string, *refusal) {
 	}
 	spec, ok := rt.ops[opKey{r.Method, t, sub, mods&modUploadID != 0}]
 	if !ok {
-		return "", notImplemented(describe(r.Method, t, sub, mods))
+		return opSpec{}, notImplemented(describe(r.Method, t, sub, mods))
 	}
 	if rest := mods &^ modUploadID; rest&^spec.allowed != 0 || rest&spec.required != spec.required {
-		return "", notImplemented(describe(r.Method, t, sub, mods))
+		return opSpec{}, notImplemented(describe(r.Method, t, sub, mods))
 	}
 	for name := range q {
 		if plain && modifier(name) == 0 && !rt.subs[name] && !ignoredParam(name) && !slices.Contains(spec.params, name) {
-			return "", notImplemented("the query parameter " + name + " on " + spec.name)
+			return opSpec{}, notImplemented("the query parameter " + name + " on " + spec.name)
 		}
 	}
-	return spec.name, nil
+	return spec, nil
 }
 
 // modifier is the modifier bit of a query parameter, or 0.
@@ -220,7 +224,7 @@ func targetOf(path string) target {
 	bucket, key, _ := strings.Cut(p, "/")
 	switch {
 	case bucket == "":
-		return service
+		return serviceTarget
 	case key == "":
 		return bucketTarget
 	}

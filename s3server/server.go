@@ -14,7 +14,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/johannesboyne/gofakes3"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -46,6 +45,19 @@ type Config struct {
 	// trusting the same CA; missing ones are generated. "" is a temporary
 	// directory removed when the server closes.
 	CertDir string
+	// Region is the region requests must be signed for; others are
+	// refused with 400 AuthorizationHeaderMalformed, as S3 refuses them.
+	// "" is us-east-1.
+	Region string
+	// ReadTimeout is how long a client may send nothing: while the
+	// request's headers arrive (all of them within it), and between reads
+	// of its body (400 RequestTimeout, as S3 answers, and the connection
+	// is closed). 0 is one minute.
+	ReadTimeout time.Duration
+	// MaxConns limits the connections served at once; more wait to be
+	// accepted, and the log says so once each time the limit is reached.
+	// 0 is 10,000.
+	MaxConns int
 	// Quiet turns the per-request log off even when Log is set.
 	Quiet bool
 	// Log receives one record per request (unless Quiet) and the server's
@@ -78,6 +90,7 @@ func Start(ctx context.Context, c Config) (*Server, error) {
 	}
 	c.AccessKey = cmp.Or(c.AccessKey, "OBJB"+rand.Text()[:16])
 	c.SecretKey = cmp.Or(c.SecretKey, rand.Text()+rand.Text()[:14])
+	c = withDefaults(c)
 	be, err := openBackend(ctx, c)
 	if err != nil {
 		return nil, err
@@ -95,6 +108,7 @@ func Start(ctx context.Context, c Config) (*Server, error) {
 		return nil, fmt.Errorf("s3server: %w", err)
 	}
 	s.endpoint = endpoint(ln.Addr(), c.TLS)
+	ln = &limitListener{Listener: ln, slots: make(chan struct{}, c.MaxConns), log: c.Log}
 	if conf != nil {
 		ln = tls.NewListener(ln, conf)
 	}
@@ -116,11 +130,19 @@ func NewHandler(ctx context.Context, c Config) (http.Handler, error) {
 	if !c.NoAuth && (c.AccessKey == "" || c.SecretKey == "") {
 		return nil, errors.New("s3server: a handler that checks signatures needs the access and secret keys")
 	}
+	c = withDefaults(c)
 	be, err := openBackend(ctx, c)
 	if err != nil {
 		return nil, err
 	}
 	return newHTTPServer(be, c).Handler, nil
+}
+
+func withDefaults(c Config) Config {
+	c.Region = cmp.Or(c.Region, "us-east-1")
+	c.ReadTimeout = cmp.Or(c.ReadTimeout, time.Minute)
+	c.MaxConns = cmp.Or(c.MaxConns, 10000)
+	return c
 }
 
 // openBackend loads DataDir (if any) and creates the configured buckets.
@@ -138,10 +160,10 @@ func openBackend(ctx context.Context, c Config) (*backend, error) {
 		return nil, err
 	}
 	for _, name := range c.Buckets {
-		if err := gofakes3.ValidateBucketName(name); err != nil {
+		if err := validBucketName(name); err != nil {
 			return nil, fmt.Errorf("s3server: bucket %q: %w", name, err)
 		}
-		if err := be.CreateBucket(name); err != nil && !gofakes3.IsAlreadyExists(err) {
+		if _, err := be.createBucket(name); err != nil {
 			return nil, fmt.Errorf("s3server: creating bucket %q: %w", name, err)
 		}
 	}
@@ -149,24 +171,27 @@ func openBackend(ctx context.Context, c Config) (*backend, error) {
 }
 
 func newHTTPServer(be *backend, c Config) *http.Server {
-	// The front door checks signatures, and with them the request time.
-	opts := []gofakes3.Option{gofakes3.WithTimeSkewLimit(0)}
 	errLog := log.New(io.Discard, "", 0) // net/http would print to stderr
 	var reqLog *slog.Logger
 	if c.Log != nil {
-		opts = append(opts, gofakes3.WithLogger(gofakesLog{c.Log}))
 		errLog = slog.NewLogLogger(c.Log.Handler(), slog.LevelWarn)
 		if !c.Quiet {
 			reqLog = c.Log
 		}
 	}
+	door := &frontDoor{svc: &service{be: be, region: c.Region}, router: newRouter(), log: reqLog,
+		keys: authKeys(c), idle: c.ReadTimeout, rewrite: c.Rewrite, idBase: requestIDBase()}
 	return &http.Server{
-		Handler:           &frontDoor{next: gofakes3.New(be, opts...).Server(), router: newRouter(), log: reqLog, keys: authKeys(c), rewrite: c.Rewrite},
-		ReadHeaderTimeout: time.Minute,
+		Handler:           door,
+		ReadHeaderTimeout: c.ReadTimeout,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          errLog,
 	}
 }
+
+// requestIDBase starts every request id of a server (random, so ids of
+// two servers differ); a counter follows.
+func requestIDBase() string { return rand.Text()[:8] }
 
 // endpoint is the URL clients use: an unspecified listen address (":9000",
 // "0.0.0.0:9000") is reached through loopback.
@@ -215,7 +240,7 @@ func authKeys(c Config) *keys {
 	if c.NoAuth {
 		return nil
 	}
-	return &keys{access: c.AccessKey, secret: c.SecretKey}
+	return &keys{access: c.AccessKey, secret: c.SecretKey, region: c.Region}
 }
 
 // Loopback reports whether addr (host:port) listens on loopback only.

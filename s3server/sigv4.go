@@ -26,16 +26,11 @@ const (
 	emptySHA256    = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 )
 
-// authError is a refused request: its status, S3 error code and message.
-type authError struct {
-	status     int
-	code, what string
-}
+func denied(code, what string) *s3Err { return errorf(http.StatusForbidden, code, what) }
 
-func denied(code, what string) *authError { return &authError{http.StatusForbidden, code, what} }
-
-// keys are the credentials the server accepts.
-type keys struct{ access, secret string }
+// keys are the credentials the server accepts, and the region requests
+// must be signed for.
+type keys struct{ access, secret, region string }
 
 // signed is what a verified request's chunks are checked against.
 type signed struct {
@@ -48,7 +43,7 @@ type signed struct {
 // verify checks r's signature; it returns what a streamed body's chunk
 // signatures are checked against (nil when there are none) or why r is
 // refused.
-func (k keys) verify(r *http.Request, now time.Time) (*signed, *authError) {
+func (k keys) verify(r *http.Request, now time.Time) (*signed, *s3Err) {
 	q := r.URL.Query()
 	auth := r.Header.Get("Authorization")
 	var cred, signedHeaders, sig, date, payload string
@@ -76,14 +71,17 @@ func (k keys) verify(r *http.Request, now time.Time) (*signed, *authError) {
 			return nil, denied("AccessDenied", "Request has expired")
 		}
 	case auth != "":
-		return nil, &authError{http.StatusBadRequest, "InvalidRequest", "only AWS Signature Version 4 is accepted"}
+		return nil, errInvalidRequest("only AWS Signature Version 4 is accepted")
 	default:
 		return nil, denied("AccessDenied", "Anonymous access is not allowed: sign the request with the server's keys")
 	}
 	access, scope, ok := strings.Cut(cred, "/")
 	parts := strings.Split(scope, "/")
-	if !ok || len(parts) != 4 || parts[2] != "s3" || parts[3] != "aws4_request" || len(date) < 8 || parts[0] != date[:8] {
-		return nil, denied("AuthorizationHeaderMalformed", "bad credential scope "+strconv.Quote(scope))
+	if aerr := k.checkScope(parts, date, q.Has("X-Amz-Algorithm")); !ok || aerr != nil {
+		if aerr == nil {
+			aerr = errorf(http.StatusBadRequest, "AuthorizationHeaderMalformed", "bad credential scope "+strconv.Quote(scope))
+		}
+		return nil, aerr
 	}
 	if subtle.ConstantTimeCompare([]byte(access), []byte(k.access)) != 1 {
 		return nil, denied("InvalidAccessKeyId", "The AWS Access Key Id you provided does not exist in our records.")
@@ -112,6 +110,30 @@ func (k keys) verify(r *http.Request, now time.Time) (*signed, *authError) {
 		return &signed{key: key, date: date, scope: scope, signature: sig}, nil
 	}
 	return nil, nil
+}
+
+// checkScope checks a credential scope (DATE/REGION/SERVICE/aws4_request)
+// as S3 does: 400 for one that is not for this server's region, for s3 or
+// for the request's date, with S3's words (and the region SDKs read to
+// retry in the right one).
+func (k keys) checkScope(parts []string, date string, presigned bool) *s3Err {
+	code, lead := "AuthorizationHeaderMalformed", "The authorization header is malformed; "
+	if presigned {
+		code, lead = "AuthorizationQueryParametersError", "Error parsing the X-Amz-Credential parameter; "
+	}
+	switch {
+	case len(parts) != 4 || parts[3] != "aws4_request":
+		return errorf(http.StatusBadRequest, code, lead+"the credential is mal-formed; expecting \"<YOUR-AKID>/YYYYMMDD/REGION/SERVICE/aws4_request\".")
+	case parts[1] != k.region:
+		e := errorf(http.StatusBadRequest, code, lead+"the region '"+parts[1]+"' is wrong; expecting '"+k.region+"'")
+		e.region = k.region
+		return e
+	case parts[2] != "s3":
+		return errorf(http.StatusBadRequest, code, lead+"incorrect service '"+parts[2]+"'. This endpoint belongs to 's3'.")
+	case len(date) < 8 || parts[0] != date[:8]:
+		return errorf(http.StatusBadRequest, code, lead+"Invalid credential date. Date is not the same as X-Amz-Date.")
+	}
+	return nil
 }
 
 // canonicalRequest is SigV4's canonical form of r as it arrived.
@@ -194,6 +216,15 @@ func hmacSHA256(key []byte, data string) []byte {
 	m := hmac.New(sha256.New, key)
 	m.Write([]byte(data))
 	return m.Sum(nil)
+}
+
+// trailerSignature is the signature of an aws-chunked body's trailers
+// (name:value lines, each ending in a newline), chained from the last
+// chunk's.
+func (s *signed) trailerSignature(prev, trailers string) string {
+	sum := sha256.Sum256([]byte(trailers))
+	sts := "AWS4-HMAC-SHA256-TRAILER\n" + s.date + "\n" + s.scope + "\n" + prev + "\n" + hex.EncodeToString(sum[:])
+	return hex.EncodeToString(hmacSHA256(s.key, sts))
 }
 
 // chunkSignature is the signature of one aws-chunked chunk, chained from

@@ -29,14 +29,22 @@ var allSubResources = []string{
 
 // served are the requests with a sub-resource that the server implements
 // (by "METHOD target ?query"); every other one must be refused. None of
-// them may change the object or a bucket either: their arguments make them
-// fail or read only.
+// them may change the object or a bucket either (their arguments make
+// them fail or read only, or change only tags), except deleting the null
+// version, which deletes the object (deletes).
 var served = []string{
 	"GET bucket ?list-type=2", "GET bucket ?location", "GET bucket ?uploads",
 	"POST bucket ?delete", // the body is not a Delete request: MalformedXML
+	"GET bucket ?versioning", "PUT bucket ?versioning", "GET bucket ?versions",
 	"POST object ?uploads", "GET object ?uploadId=nope", "POST object ?uploadId=nope",
 	"DELETE object ?uploadId=nope", "PUT object ?uploadId=nope&partNumber=1",
+	"GET object ?tagging", "PUT object ?tagging", "DELETE object ?tagging", "GET object ?attributes",
+	"GET object ?tagging&versionId=v1", "PUT object ?tagging&versionId=v1", "DELETE object ?tagging&versionId=v1",
+	"GET object ?versionId=v1", "HEAD object ?versionId=v1", "DELETE object ?versionId=v1",
+	"GET object ?versionId=null", "HEAD object ?versionId=null", deletes, "GET object ?partNumber=1", "HEAD object ?partNumber=1",
 }
+
+const deletes = "DELETE object ?versionId=null"
 
 // No request with a sub-resource the server does not implement changes
 // anything: each S3 sub-resource, sent with each method to a bucket (empty
@@ -63,14 +71,17 @@ func TestSubResourcesChangeNothing(t *testing.T) {
 					}
 					r := do(t, method, tg.url+"?"+sub, b, nil)
 					refused := 501
-					if sub == "uploadId" {
-						refused = 400 // InvalidArgument: an upload with no ID
+					if sub == "uploadId" || sub == "versionId" {
+						refused = 400 // InvalidArgument: an upload or version with no ID
 					}
 					if !slices.Contains(served, what) && r.status != refused {
 						t.Errorf("%s (%s): status %d, want %d; body %s", what, tg.url, r.status, refused, r.body)
 					}
 					if method != "HEAD" && r.status >= 300 && !strings.Contains(string(r.body), "<Code>") {
 						t.Errorf("%s: status %d without an S3 error body: %s", what, r.status, r.body)
+					}
+					if what == deletes {
+						want(t, "put again", do(t, "PUT", base+"/k", data, nil), 200)
 					}
 					unchanged(t, what, base, empty, data)
 				}

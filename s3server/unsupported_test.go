@@ -9,7 +9,9 @@ import (
 
 // What the server does not implement it refuses, naming the header (501
 // NotImplemented) or with S3's own error for it, instead of storing the
-// object without it; the object already there is left as it was. The
+// object without it; what it implements but does not hold (a condition, a
+// checksum, an SSE-C key) it refuses as S3 does. Either way the object
+// already there is left as it was. The
 // STANDARD storage class, which every object here has, and the ACLs that
 // give nothing away are accepted.
 func TestRefusesWhatItWouldDrop(t *testing.T) {
@@ -26,12 +28,9 @@ func TestRefusesWhatItWouldDrop(t *testing.T) {
 			status int
 			code   string
 		}{
-			{"PUT", map[string]string{"x-amz-server-side-encryption": "AES256"}, 501, "NotImplemented"},
-			{"PUT", map[string]string{"x-amz-server-side-encryption": "aws:kms", "x-amz-server-side-encryption-aws-kms-key-id": "k"}, 501, "NotImplemented"},
-			{"PUT", map[string]string{"x-amz-server-side-encryption-customer-algorithm": "AES256"}, 501, "NotImplemented"},
-			{"PUT", map[string]string{"x-amz-server-side-encryption-customer-key": "a2V5"}, 501, "NotImplemented"},
-			{"PUT", map[string]string{"x-amz-server-side-encryption-customer-key-md5": "a2V5"}, 501, "NotImplemented"},
-			{"PUT", map[string]string{"x-amz-tagging": "a=b"}, 501, "NotImplemented"},
+			{"PUT", map[string]string{"x-amz-server-side-encryption-customer-key": "a2V5"}, 400, "InvalidArgument"},
+			{"PUT", map[string]string{"x-amz-server-side-encryption-customer-key-md5": "a2V5"}, 400, "InvalidArgument"},
+			{"PUT", map[string]string{"x-amz-server-side-encryption": "aws:nothing"}, 400, "InvalidArgument"},
 			{"PUT", map[string]string{"x-amz-storage-class": "GLACIER"}, 501, "NotImplemented"},
 			{"PUT", map[string]string{"x-amz-website-redirect-location": "/x"}, 501, "NotImplemented"},
 			{"PUT", map[string]string{"x-amz-write-offset-bytes": "1000"}, 501, "NotImplemented"},
@@ -39,10 +38,14 @@ func TestRefusesWhatItWouldDrop(t *testing.T) {
 			{"PUT", map[string]string{"x-amz-object-lock-legal-hold": "ON"}, 400, "InvalidRequest"},
 			{"PUT", map[string]string{"x-amz-acl": "public-read"}, 400, "AccessControlListNotSupported"},
 			{"PUT", map[string]string{"x-amz-grant-read": "id=x"}, 400, "AccessControlListNotSupported"},
-			{"PUT", map[string]string{"x-amz-copy-source": bucket + "/k", "x-amz-copy-source-if-match": `"x"`}, 501, "NotImplemented"},
-			{"PUT", map[string]string{"x-amz-copy-source": bucket + "/k", "x-amz-metadata-directive": "REPLACE"}, 501, "NotImplemented"},
-			{"PUT", map[string]string{"x-amz-copy-source": bucket + "/k?versionId=v1"}, 501, "NotImplemented"},
-			{"DELETE", map[string]string{"If-Match": `"x"`}, 501, "NotImplemented"},
+			{"PUT", map[string]string{"x-amz-copy-source": bucket + "/k", "x-amz-copy-source-if-match": `"x"`}, 412, "PreconditionFailed"},
+			{"PUT", map[string]string{"x-amz-copy-source": bucket + "/k"}, 400, "InvalidRequest"}, // onto itself, unchanged
+			{"PUT", map[string]string{"x-amz-copy-source": bucket + "/k?versionId=v1"}, 400, "InvalidArgument"},
+			{"DELETE", map[string]string{"If-Match": `"x"`}, 412, "PreconditionFailed"},
+			{"PUT", map[string]string{"If-None-Match": "*"}, 412, "PreconditionFailed"},
+			{"PUT", map[string]string{"If-Match": `"x"`}, 412, "PreconditionFailed"},
+			{"PUT", map[string]string{"x-amz-checksum-crc32": "AAAAAA=="}, 400, "BadDigest"},
+			{"PUT", map[string]string{"Content-MD5": "AAAAAAAAAAAAAAAAAAAAAA=="}, 400, "BadDigest"},
 			{"DELETE", map[string]string{"x-amz-if-match-size": "1"}, 501, "NotImplemented"},
 		} {
 			what := c.method + " with " + strings.Join(keys(c.hdr), ",")

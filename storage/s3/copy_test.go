@@ -16,67 +16,73 @@ import (
 	"github.com/objbench/objbench/storage/s3"
 )
 
-// Server-side copies on MinIO, both clients: a whole object (its
-// metadata kept, or replaced), an older version of it, and parts of a
-// multipart upload taken from byte ranges of it.
+// Server-side copies on MinIO and the embedded server, both clients: a
+// whole object (its metadata kept, or replaced), an older version of it,
+// and parts of a multipart upload taken from byte ranges of it.
 func TestCopy(t *testing.T) {
-	m := testenv.StartMinIO(t)
-	for _, client := range clients {
-		t.Run(client, func(t *testing.T) {
-			ctx := context.Background()
-			s := connect(t, s3.Config{Endpoint: m.Endpoint, Bucket: "copy-" + client, AccessKey: m.AccessKey, SecretKey: m.SecretKey, HTTPClient: client})
-			if err := s.CreateBucket(ctx); err != nil {
-				t.Fatal(err)
-			}
-			if err := s.SetVersioning(ctx, true); err != nil {
-				t.Fatal(err)
-			}
-			data := payload(6 << 20)
-			old, err := s.Put(ctx, "src", bytes.NewReader(data[:100]), 100, storage.PutOptions{Metadata: map[string]string{"a": "1"}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := s.Put(ctx, "src", bytes.NewReader(data), int64(len(data)), storage.PutOptions{Metadata: map[string]string{"a": "1"}}); err != nil {
-				t.Fatal(err)
-			}
-			info, err := s.CopyObject(ctx, "src", "dst", storage.CopyOptions{})
-			if got, gerr := getAll(s, "dst", storage.GetOptions{}); err != nil || gerr != nil || !bytes.Equal(got, data) || info.ETag == "" {
-				t.Fatalf("copy: %+v, %v; GET %d bytes, %v", info, err, len(got), gerr)
-			}
-			if d := stat(t, s, "dst", storage.StatOptions{}); d.Metadata["a"] != "1" {
-				t.Errorf("copy's metadata %v, want the source's", d.Metadata)
-			}
-			if _, err := s.CopyObject(ctx, "src", "dst", storage.CopyOptions{Dest: storage.PutOptions{Metadata: map[string]string{"b": "2"}}}); err != nil {
-				t.Fatal(err)
-			}
-			if d := stat(t, s, "dst", storage.StatOptions{}); d.Metadata["b"] != "2" || d.Metadata["a"] != "" {
-				t.Errorf("copy with new metadata: %v, want b only", d.Metadata)
-			}
-			if _, err := s.CopyObject(ctx, "src", "old", storage.CopyOptions{SourceVersionID: old.VersionID}); err != nil {
-				t.Fatal(err)
-			}
-			if got, err := getAll(s, "old", storage.GetOptions{}); err != nil || !bytes.Equal(got, data[:100]) {
-				t.Fatalf("copy of the first version: %d bytes, %v", len(got), err)
-			}
-			id, err := s.CreateMultipart(ctx, "parts")
-			if err != nil {
-				t.Fatal(err)
-			}
-			var parts []storage.Part
-			for i, r := range []storage.Range{{Offset: 0, Length: 5 << 20}, {Offset: 5 << 20, Length: 1 << 20}} {
-				p, err := s.UploadPartCopy(ctx, "parts", id, i+1, "src", storage.CopyOptions{Range: &r})
-				if err != nil || p.ETag == "" || p.Size != r.Length {
-					t.Fatalf("part copy %d: %+v, %v", i+1, p, err)
-				}
-				parts = append(parts, p)
-			}
-			if _, err := s.CompleteMultipart(ctx, "parts", id, parts); err != nil {
-				t.Fatal(err)
-			}
-			if got, err := getAll(s, "parts", storage.GetOptions{}); err != nil || !bytes.Equal(got, data) {
-				t.Fatalf("object of copied parts: %d bytes, %v", len(got), err)
-			}
-		})
+	for _, tg := range featureTargets(t) {
+		for _, client := range clients {
+			t.Run(tg.name+"/"+client, func(t *testing.T) {
+				c := tg.cfg
+				c.Bucket, c.HTTPClient = "copy-"+client, client
+				checkCopy(t, connect(t, c))
+			})
+		}
+	}
+}
+
+func checkCopy(t *testing.T, s *s3.Store) {
+	ctx := context.Background()
+	if err := s.CreateBucket(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetVersioning(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	data := payload(6 << 20)
+	old, err := s.Put(ctx, "src", bytes.NewReader(data[:100]), 100, storage.PutOptions{Metadata: map[string]string{"a": "1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Put(ctx, "src", bytes.NewReader(data), int64(len(data)), storage.PutOptions{Metadata: map[string]string{"a": "1"}}); err != nil {
+		t.Fatal(err)
+	}
+	info, err := s.CopyObject(ctx, "src", "dst", storage.CopyOptions{})
+	if got, gerr := getAll(s, "dst", storage.GetOptions{}); err != nil || gerr != nil || !bytes.Equal(got, data) || info.ETag == "" {
+		t.Fatalf("copy: %+v, %v; GET %d bytes, %v", info, err, len(got), gerr)
+	}
+	if d := stat(t, s, "dst", storage.StatOptions{}); d.Metadata["a"] != "1" {
+		t.Errorf("copy's metadata %v, want the source's", d.Metadata)
+	}
+	if _, err := s.CopyObject(ctx, "src", "dst", storage.CopyOptions{Dest: storage.PutOptions{Metadata: map[string]string{"b": "2"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if d := stat(t, s, "dst", storage.StatOptions{}); d.Metadata["b"] != "2" || d.Metadata["a"] != "" {
+		t.Errorf("copy with new metadata: %v, want b only", d.Metadata)
+	}
+	if _, err := s.CopyObject(ctx, "src", "old", storage.CopyOptions{SourceVersionID: old.VersionID}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := getAll(s, "old", storage.GetOptions{}); err != nil || !bytes.Equal(got, data[:100]) {
+		t.Fatalf("copy of the first version: %d bytes, %v", len(got), err)
+	}
+	id, err := s.CreateMultipart(ctx, "parts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parts []storage.Part
+	for i, r := range []storage.Range{{Offset: 0, Length: 5 << 20}, {Offset: 5 << 20, Length: 1 << 20}} {
+		p, err := s.UploadPartCopy(ctx, "parts", id, i+1, "src", storage.CopyOptions{Range: &r})
+		if err != nil || p.ETag == "" || p.Size != r.Length {
+			t.Fatalf("part copy %d: %+v, %v", i+1, p, err)
+		}
+		parts = append(parts, p)
+	}
+	if _, err := s.CompleteMultipart(ctx, "parts", id, parts); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := getAll(s, "parts", storage.GetOptions{}); err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("object of copied parts: %d bytes, %v", len(got), err)
 	}
 }
 
@@ -128,9 +134,6 @@ func TestDeleteObjects(t *testing.T) {
 			if err != nil || len(keys) != 1 || keys[0] != ids[1000].Key {
 				t.Fatalf("left: %v, %v; want %s only", keys, err, ids[1000].Key)
 			}
-			if name != "minio" {
-				return
-			}
 			if err := s.SetVersioning(ctx, true); err != nil {
 				t.Fatal(err)
 			}
@@ -142,25 +145,14 @@ func TestDeleteObjects(t *testing.T) {
 	}
 }
 
-// The embedded server copies whole objects and says it cannot copy a
-// version, replace metadata or copy into a part.
-func TestCopyOnEmbedded(t *testing.T) {
-	emb := startEmbedded(t, "copy")
+// A store without server-side copies says so (ErrNotImplemented) for a
+// copy, a copy of a version, one with new metadata and a part copy.
+func TestCopyNotImplemented(t *testing.T) {
 	ctx := context.Background()
-	s := connect(t, s3.Config{Endpoint: emb.Endpoint(), Bucket: "copy", AccessKey: emb.AccessKey(), SecretKey: emb.SecretKey()})
-	data := payload(1000)
-	putData(t, s, "dir/src key", data)
-	if _, err := s.CopyObject(ctx, "dir/src key", "dst", storage.CopyOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	if got, err := getAll(s, "dst", storage.GetOptions{}); err != nil || !bytes.Equal(got, data) {
-		t.Fatalf("copy: %d bytes, %v", len(got), err)
-	}
-	id, err := s.CreateMultipart(ctx, "mp")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := newStore(t, lackingServer(t))
+	putData(t, s, "dir/src key", payload(1000))
 	for what, err := range map[string]error{
+		"copy": func() error { _, err := s.CopyObject(ctx, "dir/src key", "dst", storage.CopyOptions{}); return err }(),
 		"copy of a version": func() error {
 			_, err := s.CopyObject(ctx, "dir/src key", "v", storage.CopyOptions{SourceVersionID: "v1"})
 			return err
@@ -170,7 +162,7 @@ func TestCopyOnEmbedded(t *testing.T) {
 			return err
 		}(),
 		"part copy": func() error {
-			_, err := s.UploadPartCopy(ctx, "mp", id, 1, "dir/src key", storage.CopyOptions{})
+			_, err := s.UploadPartCopy(ctx, "mp", "id", 1, "dir/src key", storage.CopyOptions{})
 			return err
 		}(),
 	} {

@@ -7,7 +7,6 @@ import (
 	"io"
 	"testing"
 
-	"github.com/objbench/objbench/internal/testenv"
 	"github.com/objbench/objbench/storage"
 	"github.com/objbench/objbench/storage/s3"
 )
@@ -33,58 +32,64 @@ func putData(t *testing.T, s *s3.Store, key string, data []byte) storage.ObjectI
 	return info
 }
 
-// A versioned bucket on MinIO, both clients: PUTs return versions, a
-// version reads and stats as it was, a plain delete leaves a marker and
-// the versions, a versioned delete removes one version for good, and the
-// listing shows them all, newest first.
+// A versioned bucket on MinIO and the embedded server, both clients: PUTs
+// return versions, a version reads and stats as it was, a plain delete
+// leaves a marker and the versions, a versioned delete removes one version
+// for good, and the listing shows them all, newest first.
 func TestVersions(t *testing.T) {
-	m := testenv.StartMinIO(t)
-	for _, client := range clients {
-		t.Run(client, func(t *testing.T) {
-			ctx := context.Background()
-			s := connect(t, s3.Config{Endpoint: m.Endpoint, Bucket: "versions-" + client, AccessKey: m.AccessKey, SecretKey: m.SecretKey, HTTPClient: client})
-			if err := s.CreateBucket(ctx); err != nil {
-				t.Fatal(err)
-			}
-			if err := s.SetVersioning(ctx, true); err != nil {
-				t.Fatal(err)
-			}
-			if st, err := s.Versioning(ctx); err != nil || st != storage.VersioningEnabled {
-				t.Fatalf("Versioning() = %q, %v", st, err)
-			}
-			v1, v2 := putData(t, s, "run/k", []byte("one")), putData(t, s, "run/k", []byte("two!"))
-			if v1.VersionID == "" || v2.VersionID == "" || v1.VersionID == v2.VersionID {
-				t.Fatalf("PUT versions %q, %q", v1.VersionID, v2.VersionID)
-			}
-			var b bytes.Buffer
-			if _, err := s.Get(ctx, "run/k", storage.GetOptions{VersionID: v1.VersionID}, &b); err != nil || b.String() != "one" {
-				t.Fatalf("GET of the first version: %q, %v", b.String(), err)
-			}
-			if info, err := s.StatWith(ctx, "run/k", storage.StatOptions{VersionID: v1.VersionID}); err != nil || info.Size != 3 || info.VersionID != v1.VersionID {
-				t.Fatalf("HEAD of the first version: %+v, %v", info, err)
-			}
-			del, err := s.DeleteWith(ctx, "run/k", storage.DeleteOptions{})
-			if err != nil || !del.DeleteMarker || del.VersionID == "" {
-				t.Fatalf("plain DELETE in a versioned bucket: %+v, %v; want a delete marker", del, err)
-			}
-			if _, err := s.Get(ctx, "run/k", storage.GetOptions{}, io.Discard); !errors.Is(err, storage.ErrNotFound) {
-				t.Fatalf("GET behind a delete marker: %v", err)
-			}
-			vs := versionsOf(t, s, "run/")
-			if len(vs) != 3 || !vs[0].DeleteMarker || !vs[0].IsLatest || vs[0].VersionID != del.VersionID ||
-				vs[1].VersionID != v2.VersionID || vs[2].VersionID != v1.VersionID || vs[2].Size != 3 {
-				t.Fatalf("versions: %+v", vs)
-			}
-			if _, err := s.DeleteWith(ctx, "run/k", storage.DeleteOptions{VersionID: v1.VersionID}); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := s.Get(ctx, "run/k", storage.GetOptions{VersionID: v1.VersionID}, io.Discard); err == nil {
-				t.Fatal("a deleted version still reads")
-			}
-			if n := len(versionsOf(t, s, "run/")); n != 2 {
-				t.Fatalf("%d versions after deleting one of 3", n)
-			}
-		})
+	for _, tg := range featureTargets(t) {
+		for _, client := range clients {
+			t.Run(tg.name+"/"+client, func(t *testing.T) {
+				c := tg.cfg
+				c.Bucket, c.HTTPClient = "versions-"+client, client
+				checkVersions(t, connect(t, c))
+			})
+		}
+	}
+}
+
+func checkVersions(t *testing.T, s *s3.Store) {
+	ctx := context.Background()
+	if err := s.CreateBucket(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetVersioning(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := s.Versioning(ctx); err != nil || st != storage.VersioningEnabled {
+		t.Fatalf("Versioning() = %q, %v", st, err)
+	}
+	v1, v2 := putData(t, s, "run/k", []byte("one")), putData(t, s, "run/k", []byte("two!"))
+	if v1.VersionID == "" || v2.VersionID == "" || v1.VersionID == v2.VersionID {
+		t.Fatalf("PUT versions %q, %q", v1.VersionID, v2.VersionID)
+	}
+	var b bytes.Buffer
+	if _, err := s.Get(ctx, "run/k", storage.GetOptions{VersionID: v1.VersionID}, &b); err != nil || b.String() != "one" {
+		t.Fatalf("GET of the first version: %q, %v", b.String(), err)
+	}
+	if info, err := s.StatWith(ctx, "run/k", storage.StatOptions{VersionID: v1.VersionID}); err != nil || info.Size != 3 || info.VersionID != v1.VersionID {
+		t.Fatalf("HEAD of the first version: %+v, %v", info, err)
+	}
+	del, err := s.DeleteWith(ctx, "run/k", storage.DeleteOptions{})
+	if err != nil || !del.DeleteMarker || del.VersionID == "" {
+		t.Fatalf("plain DELETE in a versioned bucket: %+v, %v; want a delete marker", del, err)
+	}
+	if _, err := s.Get(ctx, "run/k", storage.GetOptions{}, io.Discard); !errors.Is(err, storage.ErrNotFound) {
+		t.Fatalf("GET behind a delete marker: %v", err)
+	}
+	vs := versionsOf(t, s, "run/")
+	if len(vs) != 3 || !vs[0].DeleteMarker || !vs[0].IsLatest || vs[0].VersionID != del.VersionID ||
+		vs[1].VersionID != v2.VersionID || vs[2].VersionID != v1.VersionID || vs[2].Size != 3 {
+		t.Fatalf("versions: %+v", vs)
+	}
+	if _, err := s.DeleteWith(ctx, "run/k", storage.DeleteOptions{VersionID: v1.VersionID}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Get(ctx, "run/k", storage.GetOptions{VersionID: v1.VersionID}, io.Discard); err == nil {
+		t.Fatal("a deleted version still reads")
+	}
+	if n := len(versionsOf(t, s, "run/")); n != 2 {
+		t.Fatalf("%d versions after deleting one of 3", n)
 	}
 }
 
@@ -100,9 +105,17 @@ func (s strayVersions) ListVersions(ctx context.Context, _ string, fn func(stora
 // run's prefix and nothing else; a listing that strays outside the prefix
 // deletes nothing at all.
 func TestDeleteVersionsUnder(t *testing.T) {
-	m := testenv.StartMinIO(t)
+	for _, tg := range featureTargets(t) {
+		t.Run(tg.name, func(t *testing.T) {
+			c := tg.cfg
+			c.Bucket = "cleanup"
+			checkDeleteVersionsUnder(t, connect(t, c))
+		})
+	}
+}
+
+func checkDeleteVersionsUnder(t *testing.T, s *s3.Store) {
 	ctx := context.Background()
-	s := connect(t, s3.Config{Endpoint: m.Endpoint, Bucket: "cleanup", AccessKey: m.AccessKey, SecretKey: m.SecretKey})
 	if err := s.CreateBucket(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -135,12 +148,11 @@ func TestDeleteVersionsUnder(t *testing.T) {
 	}
 }
 
-// The embedded server keeps no versions: turning versioning on, listing
-// versions and reading one say so (ErrNotImplemented).
-func TestVersionsNotImplementedByEmbedded(t *testing.T) {
-	emb := startEmbedded(t, "versions")
+// A store without versions says so (ErrNotImplemented) when versioning
+// is turned on, versions are listed or one is read.
+func TestVersionsNotImplemented(t *testing.T) {
 	ctx := context.Background()
-	s := connect(t, s3.Config{Endpoint: emb.Endpoint(), Bucket: "versions", AccessKey: emb.AccessKey(), SecretKey: emb.SecretKey()})
+	s := newStore(t, lackingServer(t))
 	putData(t, s, "k", []byte("x"))
 	for what, err := range map[string]error{
 		"SetVersioning": s.SetVersioning(ctx, true),
