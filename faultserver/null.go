@@ -1,6 +1,8 @@
 package faultserver
 
 import (
+	"encoding/xml"
+	"html"
 	"io"
 	"net/http"
 	"strconv"
@@ -8,16 +10,26 @@ import (
 	"sync"
 )
 
-// nullHandler is a minimal S3 responder that keeps only object sizes:
-// what the client costs, with as little server as possible.
+// nullHandler is a minimal S3 responder that keeps only object sizes and
+// times: what the client costs, with as little server as possible. It
+// still answers what clients check (warp parses Last-Modified on every
+// GET): Last-Modified, ETag, Content-Length and Content-Type, a range,
+// and DeleteObjects.
 type nullHandler struct {
 	mu    sync.Mutex
-	sizes map[string]int64
+	sizes map[string]nullObject
 	zeros []byte
 }
 
+type nullObject struct {
+	size int64
+	mod  string // Last-Modified, as sent
+}
+
+const nullETag = `"00000000000000000000000000000000"`
+
 func newNullHandler() *nullHandler {
-	return &nullHandler{sizes: map[string]int64{}, zeros: make([]byte, 256<<10)}
+	return &nullHandler{sizes: map[string]nullObject{}, zeros: make([]byte, 256<<10)}
 }
 
 const emptyList = `<?xml version="1.0" encoding="UTF-8"?>
@@ -31,11 +43,13 @@ func (h *nullHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		n, _ := io.Copy(io.Discard, r.Body)
 		if isObject {
 			h.mu.Lock()
-			h.sizes[key] = n
+			h.sizes[key] = nullObject{n, string(httpDate())}
 			h.mu.Unlock()
 		}
-		w.Header().Set("ETag", `"00000000000000000000000000000000"`)
+		w.Header().Set("ETag", nullETag)
 		w.WriteHeader(http.StatusOK)
+	case r.Method == http.MethodPost && !isObject && r.URL.Query().Has("delete"):
+		h.deleteObjects(w, r, key)
 	case r.Method == http.MethodDelete:
 		h.mu.Lock()
 		delete(h.sizes, key)
@@ -48,14 +62,25 @@ func (h *nullHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	default:
 		h.mu.Lock()
-		n, ok := h.sizes[key]
+		obj, ok := h.sizes[key]
 		h.mu.Unlock()
 		if !ok {
 			writeNotFound(w)
 			return
 		}
-		w.Header().Set("Content-Length", strconv.FormatInt(n, 10))
-		w.Header().Set("ETag", `"00000000000000000000000000000000"`)
+		n := obj.size
+		hdr := w.Header()
+		hdr["Last-Modified"] = []string{obj.mod}
+		hdr["Etag"] = []string{nullETag}
+		hdr["Content-Type"] = []string{"binary/octet-stream"}
+		hdr["Accept-Ranges"] = []string{"bytes"}
+		status := http.StatusOK
+		if first, last, ok := byteRange(r.Header.Get("Range"), n); ok {
+			hdr["Content-Range"] = []string{"bytes " + strconv.FormatInt(first, 10) + "-" + strconv.FormatInt(last, 10) + "/" + strconv.FormatInt(n, 10)}
+			n, status = last-first+1, http.StatusPartialContent
+		}
+		hdr["Content-Length"] = []string{strconv.FormatInt(n, 10)}
+		w.WriteHeader(status)
 		if r.Method != http.MethodGet {
 			return
 		}
@@ -73,4 +98,56 @@ func writeNotFound(w http.ResponseWriter) {
 	w.Header().Set("Content-Type", "application/xml")
 	w.WriteHeader(http.StatusNotFound)
 	_, _ = io.WriteString(w, `<Error><Code>NoSuchKey</Code><Message>not found</Message></Error>`)
+}
+
+// byteRange reads a Range header of one range ("bytes=a-b", "bytes=a-",
+// "bytes=-n") within size; ok is false for none, or one it cannot serve
+// (the whole object goes out then).
+func byteRange(v string, size int64) (first, last int64, ok bool) {
+	spec, found := strings.CutPrefix(v, "bytes=")
+	a, b, dash := strings.Cut(spec, "-")
+	if !found || !dash || strings.Contains(spec, ",") {
+		return 0, 0, false
+	}
+	x, xerr := strconv.ParseInt(a, 10, 64)
+	y, yerr := strconv.ParseInt(b, 10, 64)
+	switch {
+	case a == "" && yerr == nil && y > 0:
+		first, last = max(size-y, 0), size-1
+	case xerr == nil && b == "":
+		first, last = x, size-1
+	case xerr == nil && yerr == nil && y >= x:
+		first, last = x, min(y, size-1)
+	default:
+		return 0, 0, false
+	}
+	return first, last, first <= last && first < size
+}
+
+// deleteObjects answers DeleteObjects: every key listed is deleted (and
+// reported, unless quiet).
+func (h *nullHandler) deleteObjects(w http.ResponseWriter, r *http.Request, bucket string) {
+	var req struct {
+		Quiet  bool
+		Object []struct{ Key string }
+	}
+	if err := xml.NewDecoder(io.LimitReader(r.Body, 4<<20)).Decode(&req); err != nil {
+		w.Header().Set("Content-Type", "application/xml")
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = io.WriteString(w, `<Error><Code>MalformedXML</Code><Message>`+html.EscapeString(err.Error())+`</Message></Error>`)
+		return
+	}
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<DeleteResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">`)
+	h.mu.Lock()
+	for _, o := range req.Object {
+		delete(h.sizes, strings.TrimSuffix(bucket, "/")+"/"+o.Key)
+		if !req.Quiet {
+			b.WriteString("<Deleted><Key>" + html.EscapeString(o.Key) + "</Key></Deleted>")
+		}
+	}
+	h.mu.Unlock()
+	b.WriteString("</DeleteResult>")
+	w.Header().Set("Content-Type", "application/xml")
+	_, _ = io.WriteString(w, b.String())
 }

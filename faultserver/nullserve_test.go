@@ -158,3 +158,42 @@ func TestNullTargetCloseCutsHeldRequests(t *testing.T) {
 		t.Errorf("held request: read %d, %v; want the connection cut", n, err)
 	}
 }
+
+// The null target answers what clients check: Last-Modified a date
+// (warp's GET refuses an object without one), a range, and DeleteObjects.
+func TestNullTargetAnswersWhatClientsCheck(t *testing.T) {
+	srv, _ := startServer(t, faultserver.Config{Null: true})
+	u := srv.Endpoint() + "/" + srv.Bucket() + "/k"
+	do := func(method, url, rng string, body io.Reader) (*http.Response, []byte) {
+		req, _ := http.NewRequestWithContext(t.Context(), method, url, body)
+		if rng != "" {
+			req.Header.Set("Range", rng)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp, b
+	}
+	do("PUT", u, "", strings.NewReader("0123456789"))
+	for _, m := range []string{"GET", "HEAD"} {
+		resp, _ := do(m, u, "", nil)
+		if _, err := http.ParseTime(resp.Header.Get("Last-Modified")); err != nil || resp.Header.Get("ETag") == "" ||
+			resp.Header.Get("Content-Length") != "10" || resp.Header.Get("Content-Type") == "" {
+			t.Errorf("%s: %v", m, resp.Header)
+		}
+	}
+	resp, b := do("GET", u, "bytes=2-4", nil)
+	if resp.StatusCode != 206 || len(b) != 3 || resp.Header.Get("Content-Range") != "bytes 2-4/10" {
+		t.Errorf("ranged GET: %d, %d bytes, %v", resp.StatusCode, len(b), resp.Header)
+	}
+	resp, b = do("POST", srv.Endpoint()+"/"+srv.Bucket()+"?delete", "", strings.NewReader("<Delete><Object><Key>k</Key></Object></Delete>"))
+	if resp.StatusCode != 200 || !strings.Contains(string(b), "<Deleted><Key>k</Key></Deleted>") {
+		t.Errorf("DeleteObjects: %d %s", resp.StatusCode, b)
+	}
+	if resp, _ := do("HEAD", u, "", nil); resp.StatusCode != 404 {
+		t.Errorf("after DeleteObjects: %d", resp.StatusCode)
+	}
+}
