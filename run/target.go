@@ -49,6 +49,9 @@ type TargetConfig struct {
 	// EmbeddedListen is where the embedded server listens when no target
 	// is named (default 127.0.0.1:0: a free port on loopback).
 	EmbeddedListen string
+	// Versioned: the run works in versioned buckets. The embedded
+	// server's bucket, which this run creates, then keeps versions.
+	Versioned bool
 }
 
 // ConfigError is a bad target configuration: the caller's input, not the
@@ -152,7 +155,8 @@ func openEmbedded(ctx context.Context, c TargetConfig, note func(string, ...any)
 	if listen == "" {
 		listen = "127.0.0.1:0"
 	}
-	srv, err := s3server.Start(ctx, s3server.Config{Listen: listen, Buckets: []string{"objbench"}, Quiet: true})
+	// The server takes the region the client signs for (--region).
+	srv, err := s3server.Start(ctx, s3server.Config{Listen: listen, Buckets: []string{"objbench"}, Quiet: true, Region: c.Region})
 	if err != nil {
 		return nil, fmt.Errorf("start the embedded S3 server: %w", err)
 	}
@@ -162,6 +166,16 @@ func openEmbedded(ctx context.Context, c TargetConfig, note func(string, ...any)
 	if err != nil {
 		_ = srv.Close(ctx)
 		return nil, err
+	}
+	if c.Versioned {
+		if v, ok := t.Store.(storage.Versioner); ok {
+			err = v.SetVersioning(ctx, true)
+		}
+		if err != nil {
+			_ = errors.Join(t.close(ctx), srv.Close(ctx))
+			return nil, fmt.Errorf("enable versioning on the embedded server's bucket: %w", err)
+		}
+		note("the run is versioned: versioning enabled on the embedded server's bucket objbench")
 	}
 	t.Info.Embedded = true
 	inner := t.close

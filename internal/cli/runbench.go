@@ -78,6 +78,7 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 		return err
 	}
 	defer paceGC(env, maxConc, note)()
+	o.target.versioned = sp.Versioned() // the embedded server's bucket then keeps versions
 	tgt, err := o.target.open(ctx, env, maxConc, note)
 	if err != nil {
 		closeListener(ln)

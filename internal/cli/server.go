@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -28,6 +29,12 @@ Version 4: header-signed, presigned URLs, signed aws-chunked uploads) or
 are refused with 403, as S3 refuses them; --no-auth accepts anything, and
 then only on a loopback address.
 
+It answers the S3 of today: flexible checksums (header and trailer),
+conditional requests, versions, tags, copies and part copies,
+DeleteObjects, SSE headers (SSE-C keys checked), multipart uploads. What
+it does not implement it refuses with 501 NotImplemented before touching
+anything; docs/embedded-server.md lists both.
+
 --tls serves https with a certificate for 127.0.0.1, ::1 and localhost,
 signed by a CA of its own that the server generates (ECDSA P-256) and
 writes to --cert-dir (ca.pem, cert.pem, key.pem; kept and served again
@@ -43,6 +50,10 @@ ca.pem: AWS_CA_BUNDLE for the aws CLI and SDKs, --ca-bundle for objbench.`,
 			}
 			if delay < 0 || (null && c.DataDir != "") {
 				return usagef("--delay must not be negative; --null keeps no data (not with --data)")
+			}
+			c.Buckets = slices.DeleteFunc(c.Buckets, func(b string) bool { return b == "" }) // --bucket '': none
+			if c.MaxConns < 1 || c.ReadTimeout <= 0 {
+				return usagef("--max-conns %d, --read-timeout %v: want at least 1 and more than 0", c.MaxConns, c.ReadTimeout)
 			}
 			if c.CertDir != "" && !c.TLS {
 				return usagef("--cert-dir %s: only with --tls", c.CertDir)
@@ -60,13 +71,16 @@ ca.pem: AWS_CA_BUNDLE for the aws CLI and SDKs, --ca-bundle for objbench.`,
 	f.StringVar(&c.Listen, "listen", "127.0.0.1:9000", "address to listen on")
 	f.StringVar(&c.DataDir, "data", "", "keep objects in this directory (default: in memory)")
 	f.BoolVar(&memory, "memory", false, "keep objects in memory (the default)")
-	f.StringSliceVar(&c.Buckets, "bucket", []string{"objbench"}, "buckets to create at start")
+	f.StringSliceVar(&c.Buckets, "bucket", []string{"objbench"}, "buckets to create at start ('' for none)")
 	f.StringVar(&c.AccessKey, "access-key", "", "access key to print for clients (default: random)")
 	f.StringVar(&c.SecretKey, "secret-key", "", "secret key clients sign with (default: random, and printed; a given one is never printed)")
 	f.BoolVar(&c.NoAuth, "no-auth", false, "accept any request, signed or not (loopback addresses only)")
 	f.DurationVar(&delay, "delay", 0, "hold every request this long before serving it: a slow store of known latency (e.g. 100ms, for many clients in flight)")
 	f.BoolVar(&c.TLS, "tls", false, "serve https with a generated certificate for 127.0.0.1, ::1 and localhost; prints the CA file clients trust")
 	f.StringVar(&c.CertDir, "cert-dir", "", "with --tls: keep ca.pem, cert.pem and key.pem here, reused next time (default: a temporary directory)")
+	f.StringVar(&c.Region, "region", "us-east-1", "the region clients sign for; a request signed for another is refused (400 AuthorizationHeaderMalformed), as S3 refuses it")
+	f.IntVar(&c.MaxConns, "max-conns", 10000, "connections served at once; more wait to be accepted (and the log says so)")
+	f.DurationVar(&c.ReadTimeout, "read-timeout", time.Minute, "how long a client may send nothing while its headers or body are due (then 400 RequestTimeout, and disconnected)")
 	f.BoolVar(&null, "null", false, "keep no data: PUT bodies are read and dropped, GET answers the object's size in zeros (the client's own ceiling)")
 	return cmd
 }

@@ -33,6 +33,9 @@ type targetOptions struct {
 	accessKey, secretKey string
 	fromFile             bool
 	lazyBucket           bool
+	// versioned: the run works in versioned buckets (the embedded
+	// server's bucket then keeps versions).
+	versioned bool
 }
 
 func (o *targetOptions) register(f *pflag.FlagSet) {
@@ -85,7 +88,8 @@ func (o *targetOptions) open(ctx context.Context, env Env, maxConns int, note fu
 		Addressing: o.addressing, Insecure: o.insecure, CABundle: o.caBundle, Timeout: o.timeout, CreateBucket: o.createBucket,
 		Direct: o.direct, HTTPClient: o.httpClient, AccessKey: o.accessKey, SecretKey: o.secretKey, FromFile: o.fromFile,
 		LazyBucket: o.lazyBucket, MaxConns: maxConns,
-		NoKeepAlive: !o.conn.keepAlive, NoTLSResumption: !o.conn.tlsResumption, MaxConnsPerHost: o.conn.maxPerHost}
+		NoKeepAlive: !o.conn.keepAlive, NoTLSResumption: !o.conn.tlsResumption, MaxConnsPerHost: o.conn.maxPerHost,
+		Versioned: o.versioned}
 	if o.conn.maxPerHost < 0 {
 		return nil, usagef("--max-conns-per-host %d: want 0 (no cap) or more", o.conn.maxPerHost)
 	}
