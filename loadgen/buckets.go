@@ -135,6 +135,15 @@ func (r *runState) emptyOwn(ctx context.Context, b bucketRef, res *result.Step) 
 	if err != nil {
 		return err
 	}
+	if r.cfg.BareKeys {
+		n, err := r.deleteOwnedIn(ctx, b)
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			res.Notes = append(res.Notes, fmt.Sprintf("deleted %d objects this run wrote left in bucket %s", n, b.name))
+		}
+	}
 	l, err := listUnder(ctx, []storage.Store{st}, r.cfg.Namespace, r.cfg.Namespace, nil)
 	if err != nil {
 		return err

@@ -74,6 +74,10 @@ func (r *runState) sweep(ctx context.Context, st workload.Stage, step *result.St
 	if failed == 0 {
 		return
 	}
+	if r.cfg.BareKeys {
+		r.sweepOwned(ctx, st, step, failed)
+		return
+	}
 	var deleted, left int
 	var why error
 	for _, prefix := range r.cleanupPrefixes(st) {

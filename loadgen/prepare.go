@@ -131,8 +131,8 @@ func (r *runState) mainStream(ctx context.Context, s *streamRun, sp workload.Str
 			return nil, err
 		}
 		if ok && d.op != metrics.OpPut && d.op != metrics.OpMultipart {
-			d.sizes = workload.Const(w[0]) // what reads of numbered objects may assume
-			d.exact = w[0] == w[1]         // every object has that size
+			d.sizes = workload.Const(w[0])            // what reads of numbered objects may assume
+			d.exact = w[0] == w[1] && !r.cfg.BareKeys // every object has that size (under COSBench's names others may be there too)
 		}
 	}
 	if !s.work.mix.has(metrics.OpRangeGet) {

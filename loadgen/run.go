@@ -46,6 +46,12 @@ type Config struct {
 	// DeleteDataset instead runs the cleanup stages though this run wrote
 	// nothing: they delete the data set's objects (objbench dataset rm).
 	Dataset, DeleteDataset bool
+	// BareKeys is COSBench's key layout (Spec.BareKeys, barekeys.go): the
+	// workload's numbered objects are named without Namespace (which
+	// still holds what else the run keeps: its workers' markers), and the
+	// run's own record decides what it may overwrite and delete. One
+	// process only.
+	BareKeys bool
 	// Worker is this process's part of a run split across processes
 	// (rank r of N): it runs its share of every stream's workers, rate
 	// and bounds, writes and deletes only keys of its own, and prepares
@@ -135,8 +141,12 @@ type runState struct {
 	versioned    bool       // some stream works in a versioned bucket
 	// versionedStores are the stores known to keep versions.
 	versionedStores map[storage.Store]bool
-	stepNotes       []string    // notes for the step being built (cleanup)
-	closers         []io.Closer // corpora read by prepare stages, closed when the run ends
+	// owned is COSBench's key layout's record of what the run wrote, by
+	// bucket and naming (barekeys.go); ownedOrder keeps them in order.
+	owned      map[string]*ownNumbers
+	ownedOrder []string
+	stepNotes  []string    // notes for the step being built (cleanup)
+	closers    []io.Closer // corpora read by prepare stages, closed when the run ends
 	// bucketNames names the buckets of stores opened for key spaces, for
 	// the op log; logStep is the step running, as the op log names it.
 	// Both change only between steps.
@@ -190,13 +200,18 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 	defer context.AfterFunc(ctx, func() { time.AfterFunc(2*cfg.Grace, cut) })()
 	r := &runState{cfg: cfg, pools: map[string]*keyPool{}, stores: map[string]storage.Store{}, created: map[string]bool{}, removed: map[string]bool{},
 		blocks: map[workload.Data]*payload.Block{}, ratios: map[string]workload.Data{}, written: map[string][2]int64{}, maxErrors: cfg.MaxErrors, abortAll: abortAll,
-		drivers: cfg.Spec.DriverRanks(), bucketNames: map[storage.Store]string{}}
+		drivers: cfg.Spec.DriverRanks(), bucketNames: map[storage.Store]string{}, owned: map[string]*ownNumbers{}}
 	r.book.wanted = wantsBook(cfg.Spec)
 	r.versioned, r.versionedStores = cfg.Spec.Versioned(), map[storage.Store]bool{}
 	if err := r.preflight(); err != nil {
 		return nil, err
 	}
 	defer r.closeAll()
+	if cfg.BareKeys {
+		if err := r.checkBareWrites(ctx); err != nil {
+			return nil, err
+		}
+	}
 	out := &Outcome{}
 	var failed error
 	stopping := false
@@ -215,6 +230,9 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 		}
 	}
 	out.Interrupted = ctx.Err() != nil
+	if cfg.BareKeys {
+		r.bareLeftovers()
+	}
 	r.mu.Lock()
 	out.Aborted, out.AbortDetail = r.abortWhy, r.abortDetail
 	if len(r.cleanupNotes) > 0 {

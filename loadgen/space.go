@@ -20,8 +20,9 @@ type space struct {
 	ks      workload.KeySpace
 	buckets []string
 	stores  []storage.Store
-	prefix  string // full key prefix: namespace included unless existing
+	prefix  string // full key prefix: namespace included unless existing or bare
 	pool    *keyPool
+	owned   []*ownNumbers // COSBench's key layout: the run's record, per bucket
 }
 
 // key is the full key of object number n.
@@ -34,7 +35,7 @@ func (sp *space) key(n int64) string {
 // run so that what one stage writes, the next reads.
 func (r *runState) space(ctx context.Context, s workload.Stream, ks workload.KeySpace, sizes workload.Selector) (*space, error) {
 	sp := &space{ks: ks, buckets: ks.Buckets, prefix: r.cfg.Namespace + ks.Prefix}
-	if ks.Existing {
+	if ks.Existing || r.cfg.BareKeys {
 		sp.prefix = ks.Prefix
 	}
 	if len(ks.Buckets) == 0 {
@@ -46,6 +47,11 @@ func (r *runState) space(ctx context.Context, s workload.Stream, ks workload.Key
 			return nil, err
 		}
 		sp.stores = append(sp.stores, st)
+	}
+	if r.cfg.BareKeys && ks.Index != nil && !ks.Existing {
+		for i, b := range sp.buckets {
+			sp.owned = append(sp.owned, r.ownedFor(s.Storage, b, sp.stores[i], sp.prefix, ks.Suffix))
+		}
 	}
 	if ks.Index == nil && len(sp.stores) == 1 {
 		p, err := r.pool(ctx, sp.stores[0], sp.buckets[0], sp.prefix, ks, sizes)
@@ -182,8 +188,9 @@ func (sp *space) enumerate(op metrics.Op, share distributed.Worker) fixedWork {
 	lo, hi := share.Range(total)
 	return fixedWork{n: hi - lo, at: func(w *worker, i int64) task {
 		i += lo
-		key := sp.key(idx.At(i / nb))
-		t := task{op: op, store: sp.stores[i%nb], key: key, seed: keySeed(key)}
+		num := idx.At(i / nb)
+		key := sp.key(num)
+		t := task{op: op, store: sp.stores[i%nb], key: key, seed: keySeed(key), own: sp.ownAt(int(i % nb)), num: num}
 		if op == metrics.OpPut {
 			t.size = w.prepSize(i)
 		}

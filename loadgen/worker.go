@@ -70,6 +70,10 @@ type task struct {
 	rg    *storage.Range    // RANGE-GET: the range to read (a replay's), else one is drawn
 	turn  turn              // a replay's: its place after the earlier ops of its key
 	due   time.Time         // a paced replay's: when the op was due
+	// own is the run's record of t's key space in COSBench's key layout
+	// (nil: none kept), num the object's number in it (barekeys.go).
+	own *ownNumbers
+	num int64
 }
 
 func newWorker(s *streamRun, id int) *worker {
@@ -235,7 +239,8 @@ func (w *worker) next() (task, bool) {
 			}
 			continue
 		}
-		t := task{op: d.op, store: d.sp.stores[smp.bucket()], check: w.checks[i], def: d}
+		b := int(smp.bucket())
+		t := task{op: d.op, store: d.sp.stores[b], check: w.checks[i], def: d, own: d.sp.ownAt(b)}
 		if d.sp.pool == nil && t.op != metrics.OpList && t.op != metrics.OpListVersions {
 			return w.numbered(t, d, smp), true
 		}
@@ -259,7 +264,8 @@ const maxPicks = 64
 // numbered makes the task of an op on numbered objects: writes and deletes
 // hit the number drawn, as in COSBench.
 func (w *worker) numbered(t task, d *opDef, smp *opSampler) task {
-	t.key = d.sp.key(smp.index())
+	t.num = smp.index()
+	t.key = d.sp.key(t.num)
 	t.seed = keySeed(t.key)
 	switch t.op {
 	case metrics.OpPut, metrics.OpMultipart:
@@ -303,6 +309,11 @@ func (w *worker) run(t task) {
 	s, ctx := w.s, w.s.opCtx
 	w.trace, w.traced = storage.Trace{}, false // an op failing before it sends leaves the trace as it was
 	w.presignURL(ctx, t)
+	if held, ok := w.holdOwn(ctx, t); !ok {
+		return
+	} else if held {
+		defer t.own.release(t.num)
+	}
 	start := time.Now()
 	var err error
 	var n int64
@@ -325,7 +336,12 @@ func (w *worker) run(t task) {
 			w.body.Reset(t.seed, t.size)
 		}
 		var info storage.ObjectInfo
-		if info, err = t.store.Put(ctx, t.key, body, t.size, w.putOptions()); err == nil {
+		if t.own != nil {
+			info, err = w.putOwn(ctx, t, body)
+		} else {
+			info, err = t.store.Put(ctx, t.key, body, t.size, w.putOptions())
+		}
+		if err == nil {
 			n = t.size
 			w.wrote(t.key, info)
 		}
@@ -338,7 +354,11 @@ func (w *worker) run(t task) {
 	case metrics.OpStat:
 		err = w.stat(ctx, t)
 	case metrics.OpDelete:
-		err = w.del(ctx, t)
+		if t.own != nil {
+			err = w.deleteOwn(ctx, t)
+		} else {
+			err = w.del(ctx, t)
+		}
 	case metrics.OpList:
 		err = t.store.List(ctx, t.key, func(storage.ObjectInfo) error { return nil })
 	default:

@@ -138,7 +138,7 @@ func Run(ctx context.Context, sp workload.Spec, tgt *Target, o Options) (*result
 		Worker: o.Worker, BeforeStep: manifestFirst(bookkeeping(tgt.Store), sp, Manifest{RunID: o.RunID, Rank: o.Worker.Rank, Size: o.Worker.N(),
 			Started: res.Started, Namespace: res.Target.Namespace, Spec: spec}, meet.beforeStep), Stopping: meet.stopping, Adopted: meet.adoptedRanks, Repeat: o.Repeat,
 		Grace: o.Grace, CleanupTimeout: o.CleanupTimeout, MaxErrors: o.MaxErrors, NoCleanup: o.NoCleanup,
-		Dataset: sp.Dataset != "" && !o.DeleteDataset, DeleteDataset: sp.Dataset != "" && o.DeleteDataset,
+		Dataset: sp.Dataset != "" && !o.DeleteDataset, DeleteDataset: sp.Dataset != "" && o.DeleteDataset, BareKeys: sp.BareKeys,
 		OpenLoopHorizon: o.OpenLoopHorizon, OpenBucket: tgt.BucketOpener(max(o.MaxConns, 1)),
 		OnStep: o.OnStep, StepStarted: w.stepStarted, OnSecond: o.OnSecond, OpLog: o.OpLog, Replay: o.Replay, Scripts: o.Scripts}
 	observe(&cfg, view)

@@ -284,3 +284,35 @@ func TestCOSBenchDelay(t *testing.T) {
 		t.Errorf("a delay work in a workstage named delay was warned about:\n%s", warns)
 	}
 }
+
+// TestCOSBenchKeys: COSBench's key layout reads what no stage writes
+// (another client's objects under COSBench's names), plans keys without
+// objbench's namespace and says what it promises; it is refused outside a
+// COSBench file and with a data set.
+func TestCOSBenchKeys(t *testing.T) {
+	doc := cosbench(`<workstage name="m"><work name="m" workers="1" totalOps="5"><operation type="read" config="containers=c(1);objects=u(1,9)"/></work></workstage>`)
+	if _, _, err := workload.DecodeWith("c.xml", []byte(doc), workload.DecodeOptions{}); err == nil {
+		t.Error("reads of objects nothing writes, in objbench's namespace, were accepted")
+	}
+	sp, _, err := workload.DecodeWith("c.xml", []byte(doc), workload.DecodeOptions{BareKeys: true})
+	if err != nil || !sp.BareKeys {
+		t.Fatalf("reads of objects already there under COSBench's names: %v", err)
+	}
+	var plan strings.Builder
+	if err := workload.WritePlan(&plan, sp); err != nil {
+		t.Fatal(err)
+	}
+	if p := plan.String(); !strings.Contains(p, "keys myobjects{u(1,9)}") || strings.Contains(p, "objbench/RUN-ID") ||
+		!strings.Contains(p, "keys: COSBench's key layout (--cosbench-keys)") {
+		t.Errorf("plan:\n%s", p)
+	}
+	if _, _, err := workload.DecodeWith("c.xml", []byte(doc), workload.DecodeOptions{BareKeys: true, Dataset: "d"}); err == nil ||
+		!strings.Contains(err.Error(), "COSBench's key layout and a data set exclude each other") {
+		t.Errorf("with a data set: %v", err)
+	}
+	yaml := "name: y\nstages:\n  - kind: main\n    concurrency: 1\n    total_ops: 5\n    ops: {put: 100}\n    objects: {prefix: p/, count: 3}\n"
+	if _, _, err := workload.DecodeWith("y.yaml", []byte(yaml), workload.DecodeOptions{BareKeys: true}); err == nil ||
+		!strings.Contains(err.Error(), "COSBench's key layout is for COSBench workloads only") {
+		t.Errorf("a YAML file: %v", err)
+	}
+}

@@ -24,6 +24,9 @@ type DecodeOptions struct {
 	// (Spec.Dataset): reads of objects the file never writes are then
 	// valid.
 	Dataset string
+	// BareKeys is COSBench's key layout (Spec.BareKeys): reads of
+	// objects the file never writes are then valid too (what is there).
+	BareKeys bool
 }
 
 // DecodeWith is Decode with options.
@@ -39,7 +42,7 @@ func DecodeWith(file string, data []byte, o DecodeOptions) (Spec, []Warning, err
 	if sp.Source == nil { // the file could not be read as a document at all
 		return sp, warns, err
 	}
-	sp.Dataset = o.Dataset
+	sp.Dataset, sp.BareKeys = o.Dataset, o.BareKeys
 	for _, w := range warns {
 		sp.Source.Warnings = append(sp.Source.Warnings, w.String())
 	}

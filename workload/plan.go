@@ -34,8 +34,11 @@ func CorpusKey(ks KeySpace) string { return ks.Source + " max " + strconv.Itoa(k
 // bytes; a corpus missing from corpora is described without them.
 func WritePlanWith(w io.Writer, sp Spec, corpora map[string]CorpusFacts) error {
 	pw := &planWriter{w: w, written: map[string]Selector{}, corpora: corpora}
-	if sp.Dataset != "" {
+	switch {
+	case sp.Dataset != "":
 		pw.ns = strings.NewReplacer(PlanNamespace, DatasetNamespace(sp.Dataset))
+	case sp.BareKeys:
+		pw.ns, pw.bare = strings.NewReplacer(PlanNamespace, ""), true
 	}
 	pw.header(sp)
 	for i, st := range sp.Stages {
@@ -53,6 +56,7 @@ type planWriter struct {
 	written map[string]Selector
 	corpora map[string]CorpusFacts
 	ns      *strings.Replacer // a data set's namespace for the run's
+	bare    bool              // COSBench's key layout
 }
 
 func (p *planWriter) line(indent int, format string, a ...any) {
@@ -85,8 +89,12 @@ func (p *planWriter) header(sp Spec) {
 	if st := sp.Storage; st != nil {
 		p.line(0, "storage (command-line flags override it): %s", st.describe())
 	}
-	p.line(0, "keys: every object this run writes is stored as %s<name> in its bucket; buckets are", PlanNamespace)
-	p.line(0, "  created only when missing and removed only when this run created them")
+	if sp.BareKeys {
+		p.bareKeys()
+	} else {
+		p.line(0, "keys: every object this run writes is stored as %s<name> in its bucket; buckets are", PlanNamespace)
+		p.line(0, "  created only when missing and removed only when this run created them")
+	}
 	if sp.Dataset != "" {
 		p.line(0, "data set %q: kept after the run (cleanup and dispose stages are skipped); reads of objects no stage", sp.Dataset)
 		p.line(0, "  of this run writes find what earlier runs wrote into it; objbench dataset rm %s deletes it", sp.Dataset)
@@ -97,7 +105,11 @@ func (p *planWriter) header(sp Spec) {
 			p.line(1, "%s", w)
 		}
 	}
-	if !slices.ContainsFunc(sp.Stages, func(st Stage) bool { return st.Kind == KindCleanup }) {
+	switch {
+	case slices.ContainsFunc(sp.Stages, func(st Stage) bool { return st.Kind == KindCleanup }):
+	case sp.BareKeys:
+		p.line(0, "no cleanup stage: the objects this run writes stay after the run")
+	default:
 		p.line(0, "no cleanup stage: objects stay under %s after the run", PlanNamespace)
 	}
 }
@@ -226,7 +238,11 @@ func (p *planWriter) cleanup(head string, st Stage) {
 	p.line(0, "%s:", head)
 	for _, s := range st.Streams {
 		n, _ := objectCount(s.Objects)
-		p.line(1, "stream %q: delete up to %s objects with %s: %s", s.Name, countString(n, true), plural(s.MaxConcurrency(), "worker"), describeObjects(s.Objects))
+		what := "delete up to"
+		if p.bare {
+			what = "delete those this run wrote of"
+		}
+		p.line(1, "stream %q: %s %s objects with %s: %s", s.Name, what, countString(n, true), plural(s.MaxConcurrency(), "worker"), describeObjects(s.Objects))
 	}
 }
 

@@ -128,3 +128,19 @@ func approxSize(b float64) string {
 func percent(f float64) string {
 	return strconv.FormatFloat(math.Round(f*10000)/100, 'f', -1, 64) + "%"
 }
+
+// wrapWords cuts text into lines of at most width bytes, between words.
+func wrapWords(text string, width int) []string {
+	var out []string
+	line := ""
+	for _, w := range strings.Fields(text) {
+		if line != "" && len(line)+1+len(w) > width {
+			out, line = append(out, line), ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	return append(out, line)
+}

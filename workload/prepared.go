@@ -63,8 +63,8 @@ func (sp Spec) checkReads(p *problems, seen map[string]*written, s Stream, where
 		if at.File == "" {
 			at = s.Pos
 		}
-		if sp.Dataset != "" && !writtenHere(seen, ks) {
-			continue // read from the data set: what earlier runs wrote into it
+		if (sp.Dataset != "" || sp.BareKeys) && !writtenHere(seen, ks) {
+			continue // read from the data set, or COSBench's names: what is there
 		}
 		if ks.Index != nil {
 			checkIndexReads(p, seen, s, ks, at, where)

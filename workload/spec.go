@@ -40,8 +40,11 @@ type Spec struct {
 	// reads from DatasetNamespace(Dataset) instead of its own namespace,
 	// skips cleanup and dispose, and reads of objects no stage of the run
 	// writes find what earlier runs wrote there.
-	Dataset string  `json:"dataset,omitempty"`
-	Stages  []Stage `json:"stages"`
+	Dataset string `json:"dataset,omitempty"`
+	// BareKeys is COSBench's key layout (cosbench_keys.go): objects named
+	// as COSBench names them, without the run's namespace.
+	BareKeys bool    `json:"cosbench_keys,omitempty"`
+	Stages   []Stage `json:"stages"`
 }
 
 // DatasetNamespace is where data set name lives in every bucket.

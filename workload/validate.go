@@ -73,6 +73,7 @@ func (sp Spec) Check() ([]error, []Warning) {
 	if sp.Source != nil && sp.Source.Format == "cosbench" {
 		p.hintTarget()
 	}
+	sp.checkBareKeys(p)
 	sp.checkPrepared(p)
 	return p.errs, p.warns
 }

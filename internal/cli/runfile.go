@@ -22,6 +22,7 @@ type fileOptions struct {
 	capRuntime     time.Duration
 	incompressible bool
 	dataset        string
+	cosbenchKeys   bool
 }
 
 func (f *fileOptions) register(fs *pflag.FlagSet) {
@@ -29,6 +30,8 @@ func (f *fileOptions) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.incompressible, "incompressible", false, "COSBench workloads: write random bytes instead of COSBench's data (a 4 KiB piece of random letters repeated per object, which compresses)")
 	fs.StringVar(&f.dataset, "dataset", "", "write into and read from the data set NAME, kept in the store (objbench/data/NAME/ in each bucket) instead of this run's namespace: "+
 		"cleanup and dispose are skipped, and reads of objects the workload does not write find what earlier runs wrote (objbench dataset rm NAME deletes it)")
+	fs.BoolVar(&f.cosbenchKeys, "cosbench-keys", false, "COSBench workloads: name objects as COSBench does (container = bucket, object name = key, no objbench/RUN-ID/ prefix), "+
+		"to read data COSBench or anyone prepared and to write data COSBench reads; the run refuses to write over objects already there, and deletes only what it wrote")
 	fs.Float64Var(&f.scale, "scale", 1, "multiply object counts, COSBench's containers, op and byte limits and durations by this (e.g. 0.01 for a quick check in CI); sizes and concurrency stay")
 	fs.DurationVar(&f.capRuntime, "cap-runtime", 0, "a trial run of a workload file: every main stream runs at most this long (rampup and rampdown shrink with it) and every delay waits at most this long; prepare and cleanup do all their work")
 }
@@ -48,6 +51,14 @@ func runWorkload(ctx context.Context, env Env, o *benchOptions, f *fileOptions, 
 	if f.capRuntime < 0 {
 		return usagef("--cap-runtime %v: want a duration above 0, like 10s", f.capRuntime)
 	}
+	switch {
+	case f.cosbenchKeys && len(args) == 0:
+		return usagef("--cosbench-keys: COSBench's key layout is for COSBench workload files")
+	case f.cosbenchKeys && f.dataset != "":
+		return usagef("--cosbench-keys and --dataset exclude each other: a data set lives under objbench/data/NAME/")
+	case f.cosbenchKeys && o.dist.worker != "":
+		return usagef("--cosbench-keys runs in one process: it cannot be split over --worker processes")
+	}
 	if f.dataset != "" && !workload.ValidDatasetName(f.dataset) {
 		return usagef("--dataset %q: want 1 to 64 letters, digits, '.', '_' or '-'", f.dataset)
 	}
@@ -61,12 +72,15 @@ func runWorkload(ctx context.Context, env Env, o *benchOptions, f *fileOptions, 
 		sp.Dataset = f.dataset
 	} else {
 		var err error
-		if sp, err = loadWorkload(env, o, flags, args[0], !f.dryRun, f.dataset); err != nil {
+		if sp, err = loadWorkload(env, o, flags, args[0], !f.dryRun, workload.DecodeOptions{Dataset: f.dataset, BareKeys: f.cosbenchKeys}); err != nil {
 			return err
 		}
 	}
 	if f.scale != 1 {
 		sp = sp.Scale(f.scale)
+	}
+	if sp.BareKeys && !f.dryRun {
+		fmt.Fprintf(env.Stderr, "objbench: %s\n", workload.BareKeysNote)
 	}
 	if f.capRuntime > 0 {
 		sp = sp.CapRuntime(f.capRuntime)
@@ -88,7 +102,7 @@ func runWorkload(ctx context.Context, env Env, o *benchOptions, f *fileOptions, 
 
 // loadWorkload reads and checks a workload file and lets the file's
 // storage fill the target flags the user left unset.
-func loadWorkload(env Env, o *benchOptions, flags *pflag.FlagSet, path string, warn bool, dataset string) (workload.Spec, error) {
+func loadWorkload(env Env, o *benchOptions, flags *pflag.FlagSet, path string, warn bool, do workload.DecodeOptions) (workload.Spec, error) {
 	for _, name := range shapeFlags {
 		if flags.Changed(name) {
 			return workload.Spec{}, usagef("--%s cannot be combined with a workload file: the file says what to run (edit it, or use --scale or --cap-runtime)", name)
@@ -101,7 +115,8 @@ func loadWorkload(env Env, o *benchOptions, flags *pflag.FlagSet, path string, w
 	// A target on the command line lets a COSBench workload for another
 	// storage type (swift, mock...) run there.
 	named := o.target.endpoint != "" || o.target.bucket != "" || o.target.target != ""
-	sp, warns, err := workload.DecodeWith(path, data, workload.DecodeOptions{Target: named, Dataset: dataset})
+	do.Target = named
+	sp, warns, err := workload.DecodeWith(path, data, do)
 	if err != nil {
 		return workload.Spec{}, inputError{err}
 	}
