@@ -18,8 +18,13 @@ var engines = []struct {
 }
 
 // ErrNoEngine: no launcher's variables are set.
-var ErrNoEngine = errors.New("--worker auto: no launcher's rank is set (OMPI_COMM_WORLD_RANK, PMI_RANK, SLURM_PROCID or JOB_COMPLETION_INDEX): " +
-	"launch objbench with mpirun, srun or a Kubernetes Indexed Job, or give --worker RANK/SIZE")
+var ErrNoEngine = errors.New("no launcher's rank is set (OMPI_COMM_WORLD_RANK, PMI_RANK, SLURM_PROCID or JOB_COMPLETION_INDEX): " +
+	"launch objbench with mpirun, srun or a Kubernetes Indexed Job, or give the rank and size")
+
+// ErrNoTotal: the launcher names ranks but not how many workers there are
+// (a Kubernetes Indexed Job): the caller must give the total (the Job's
+// completions).
+var ErrNoTotal = errors.New("give the total number of workers (the Job's completions)")
 
 // FromEnv finds this process's rank and the number of workers in the
 // launching engine's variables (getenv is the environment; the caller
@@ -44,12 +49,12 @@ func FromEnv(getenv func(string) string, total int) (Worker, string, error) {
 				return Worker{}, e.name, fmt.Errorf("%s=%q: not a number of processes", e.size, ss)
 			}
 			if total != 0 && total != n {
-				return Worker{}, e.name, fmt.Errorf("--workers-total %d disagrees with %s=%d", total, e.size, n)
+				return Worker{}, e.name, fmt.Errorf("a total of %d workers disagrees with %s=%d", total, e.size, n)
 			}
 			size = n
 		}
 		if size == 0 {
-			return Worker{}, e.name, fmt.Errorf("%s does not say how many workers there are: give --workers-total N (the Job's completions)", e.name)
+			return Worker{}, e.name, fmt.Errorf("%s does not say how many workers there are: %w", e.name, ErrNoTotal)
 		}
 		w := Worker{Rank: rank, Size: size}
 		return w, e.name, w.Valid()

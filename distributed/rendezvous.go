@@ -117,7 +117,7 @@ func (e *MissingError) Error() string {
 	if len(parts) > 0 {
 		return fmt.Sprintf("%s, before %s: the run stops on every worker (each still cleans up)", strings.Join(parts, "; "), e.Point)
 	}
-	return fmt.Sprintf("worker(s) %s did not reach %s within %v (--rendezvous-timeout): the run stops on every worker",
+	return fmt.Sprintf("worker(s) %s did not reach %s within %v (the rendezvous timeout): the run stops on every worker",
 		ranks(e.Missing), e.Point, e.After)
 }
 
@@ -127,6 +127,18 @@ func ranks(rs []int) string {
 		s[i] = strconv.Itoa(r)
 	}
 	return strings.Join(s, ", ")
+}
+
+// SkewError: the workers' clocks disagree by more than MaxSkew.
+type SkewError struct {
+	Skew          time.Duration
+	Ahead, Behind int // the ranks whose clocks are furthest apart
+	Max           time.Duration
+}
+
+func (e *SkewError) Error() string {
+	return fmt.Sprintf("the workers' clocks disagree by %v (worker %d against worker %d), more than the %v allowed: synchronise them (NTP) or allow more",
+		e.Skew.Round(time.Millisecond), e.Ahead, e.Behind, e.Max)
 }
 
 // Meet waits at point until every worker is there and returns the local
@@ -236,8 +248,7 @@ func (r *Rendezvous) start(arrivals []Arrival, margin time.Duration) (time.Time,
 		}
 	}
 	if skew := hi.Offset - lo.Offset; r.MaxSkew > 0 && skew > r.MaxSkew {
-		return time.Time{}, arrivals, fmt.Errorf("the workers' clocks disagree by %v (worker %d against worker %d), more than --max-skew %v: "+
-			"synchronise them (NTP) or raise --max-skew", skew.Round(time.Millisecond), hi.Rank, lo.Rank, r.MaxSkew)
+		return time.Time{}, arrivals, &SkewError{Skew: skew, Ahead: hi.Rank, Behind: lo.Rank, Max: r.MaxSkew}
 	}
 	return last.Add(margin).Add(-r.Clock.Offset), arrivals, nil
 }

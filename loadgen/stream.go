@@ -156,7 +156,7 @@ func (s *stopper) note(cause string) {
 // count notes one finished op for the run's error limits.
 func (s *streamRun) count(failed bool) {
 	if failed && s.run.maxErrors > 0 && s.run.errors.Add(1) >= s.run.maxErrors {
-		s.run.abort("max-errors", fmt.Sprintf("%d ops failed (--max-errors %d)", s.run.maxErrors, s.run.maxErrors))
+		s.run.abort("max-errors", fmt.Sprintf("%d ops failed (the most allowed: %d)", s.run.maxErrors, s.run.maxErrors))
 	}
 	if w := s.run.watch; w != nil {
 		w.observe(s.run, failed)

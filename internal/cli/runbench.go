@@ -170,8 +170,15 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 	}
 	var dup *distributed.DuplicateError
 	var plan *distributed.PlanError
-	if errors.As(runErr, &dup) || errors.As(runErr, &plan) {
+	var missing *distributed.MissingError
+	var skew *distributed.SkewError
+	switch {
+	case errors.As(runErr, &dup) || errors.As(runErr, &plan):
 		runErr = inputError{runErr} // the launch, not the store, is at fault: exit 2
+	case errors.As(runErr, &missing) && len(missing.Gone) == 0:
+		runErr = fmt.Errorf("%w (--rendezvous-timeout %v)", runErr, o.dist.rendezvousTO)
+	case errors.As(runErr, &skew):
+		runErr = fmt.Errorf("%w (--max-skew %v)", runErr, o.dist.maxSkew)
 	}
 	if res == nil {
 		return runErr

@@ -52,7 +52,13 @@ func (w *workerOptions) resolve(env Env) (distributed.Worker, string, string, er
 		}
 	case "auto":
 		if wk, engine, err = distributed.FromEnv(env.Getenv, w.total); err != nil {
-			return wk, "", "", inputf("%v", err)
+			switch {
+			case errors.Is(err, distributed.ErrNoTotal):
+				return wk, "", "", inputf("--worker auto: %v: give --workers-total N", err)
+			case errors.Is(err, distributed.ErrNoEngine):
+				return wk, "", "", inputf("--worker auto: %v (--worker RANK/SIZE)", err)
+			}
+			return wk, "", "", inputf("--worker auto (--workers-total %d): %v", w.total, err)
 		}
 	default:
 		if wk, err = distributed.Parse(w.worker); err != nil {
