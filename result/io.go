@@ -75,9 +75,23 @@ func Encode(w io.Writer, r *Run) error {
 
 // Read loads a result file and recomputes every total from its per-second
 // records, so what is reported never depends on stored summaries.
+// A file that is not a result is refused as its first bytes show it,
+// before it is read whole.
 func Read(path string) (*Run, error) {
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if err := checkTopLevel(f); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	b := make([]byte, info.Size())
+	if _, err := f.ReadAt(b, 0); err != nil && err != io.EOF {
 		return nil, err
 	}
 	r, err := DecodeBytes(b)
@@ -174,6 +188,9 @@ func decodeMeta(doc []byte) (*Run, [][]byte, error) {
 // decodeMetaAt is decodeMeta, and where each cut string begins in doc.
 func decodeMetaAt(doc []byte) (*Run, [][]byte, []int, error) {
 	meta, texts, offs := cutPackedAt(doc)
+	if err := checkTopLevel(bytes.NewReader(meta)); err != nil {
+		return nil, nil, nil, err
+	}
 	var r Run
 	if err := json.NewDecoder(bytes.NewReader(meta)).Decode(&r); err != nil {
 		return nil, nil, nil, fmt.Errorf("not an objbench result file: %w", err)

@@ -85,3 +85,21 @@ func TestRunWritesHTML(t *testing.T) {
 		t.Errorf("--html on a run wrote no charts (%v)", err)
 	}
 }
+
+// A file that is not a result (a JSON object without a result's fields)
+// is refused by report and compare: exit 2, named; before, exit 0 and an
+// empty table.
+func TestReportRefusesANonResult(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "not.json")
+	if err := os.WriteFile(p, []byte(`{"schema":7,"steps":null}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	good := writeRun(t, dir, "r.json", 2*time.Millisecond)
+	for _, args := range [][]string{{"report", p}, {"compare", good, p}} {
+		code, out, errs := execute(t, nil, args...)
+		if code != cli.ExitUsage || !strings.Contains(errs, p+": not an objbench result file") || strings.Contains(out, "OPS/s") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 naming the file", args, code, out, errs)
+		}
+	}
+}
