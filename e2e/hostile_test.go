@@ -236,3 +236,42 @@ func TestSecondSIGINTQuitsAtOnceWhenIgnoredAtStart(t *testing.T) {
 		t.Errorf("exit %d after a second SIGINT, want 130", code)
 	}
 }
+
+// The run's keys are refused mid-run (an admin revoked them): workers
+// back off as in an outage instead of failing thousands of ops a second,
+// the step records the refusal as one period, and once nothing but
+// refusals came back for loadgen.RefusalLimit the run stops, says why and
+// exits 1 (before: 12-17k errors in 3 s, and the run went on to its end).
+func TestRefusalsBackOffAndStopTheRun(t *testing.T) {
+	srv := startFaults(t, faultserver.Config{})
+	dir := t.TempDir()
+	out := filepath.Join(dir, "r.json")
+	r := startObjbench(t, dir, faultEnv, "get", "--endpoint-url", srv.Endpoint(), "--bucket", srv.Bucket(), "--duration", "2m",
+		"--concurrency", "8", "--objects", "20", "--size", "4KiB", "--out", out)
+	r.waitFor(t, "main: step 1/1")
+	srv.Revoke()
+	res := r.wait(t)
+	// RefusalLimit (3 s), then in-flight ops and a cleanup that is
+	// refused too; a minute is for a loaded machine (the step is 2 min).
+	res.sane(t, "get with its keys revoked", 1, time.Minute)
+	if !strings.Contains(res.stderr, "was refused (access denied)") {
+		t.Errorf("the run does not say it stopped for the refusals:\n%s", res.stderr)
+	}
+	run := accounted(t, "get", out, 0)
+	// Eight workers backing off from 10 ms to 1 s fail about 9 ops each in
+	// 3 s; 400 leaves room for a slow start, far from the storm's 12,000.
+	errs := errorsOf(run)
+	t.Logf("%d ops refused in the %d ms the run took", errs["http_403"], res.took.Milliseconds())
+	if errs["http_403"] == 0 || errs["http_403"] > 400 {
+		t.Errorf("http_403 errors: %d; want a few dozen, not a storm (%v)", errs["http_403"], errs)
+	}
+	var noted bool
+	for _, st := range run.Steps {
+		for _, n := range st.Notes {
+			noted = noted || strings.Contains(n, "every op refused (access denied) from")
+		}
+	}
+	if !noted {
+		t.Errorf("no step notes the refusal as one period")
+	}
+}

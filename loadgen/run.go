@@ -454,6 +454,9 @@ func (r *runState) measure(ctx context.Context, st workload.Stage, i int, runs [
 	if err := errors.Join(errs...); err != nil {
 		return res, err
 	}
+	for _, s := range runs {
+		res.Notes = append(res.Notes, s.refusals.notes(s.name)...)
+	}
 	if slices.ContainsFunc(st.Streams, func(s workload.Stream) bool { return s.SyncAtEnd }) && st.Kind != result.KindCleanup {
 		t0 := time.Now()
 		if err := r.syncStores(ctx); err != nil {

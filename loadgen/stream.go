@@ -41,6 +41,8 @@ type streamRun struct {
 
 	stopCtx context.Context // ends when the stream stops issuing
 	outages outageLog
+	// refusals are the periods every op was refused for good (refused.go).
+	refusals refusalLog
 	// counted, when set, is the part [from, to) of the step whose ops the
 	// result keeps, COSBench's rampup and rampdown left out: an op counts
 	// when it started at or after from and before to, and ended after
@@ -179,6 +181,7 @@ func (s *streamRun) execute(stop context.Context, grace time.Duration) (result.S
 	defer hardStop()
 	s.opCtx, s.stopCtx = opCtx, stopCtx
 	s.outages.origin = s.series.Start()
+	s.refusals.origin = s.series.Start()
 	graceTimer := context.AfterFunc(stopCtx, func() { time.AfterFunc(grace, hardStop) })
 	defer graceTimer()
 

@@ -106,8 +106,15 @@ func (w *worker) afterOp(stop context.Context) {
 	case err == nil:
 		w.back.reset()
 		w.s.outages.succeeded(w.res.Start, w.res.End)
+		w.s.refusals.succeeded(w.res.Start)
 	case storage.ConnectionFailure(err):
 		w.s.outages.failed(w.res.End, storage.Unreachable(err))
+		sleep(stop, w.back.wait(w.rng))
+	case refusalOf(err) != "": // final: backing off, and aborting if it lasts (refused.go)
+		why := refusalOf(err)
+		if d := w.s.refusals.failed(w.res.End, why); d >= RefusalLimit {
+			w.s.run.abort("refused", refusalAbort(w.s.name, why, d))
+		}
 		sleep(stop, w.back.wait(w.rng))
 	}
 }

@@ -230,6 +230,9 @@ func finish(env Env, o *benchOptions, res *result.Run, out string, runErr error,
 			return writeError("write result", out, err)
 		}
 	}
+	if runErr != nil && res.AbortDetail != "" { // what stopped the run, then what failed after
+		runErr = fmt.Errorf("run stopped early: %s; then %w", res.AbortDetail, runErr)
+	}
 	if runErr != nil { // the cause first, then what ran before it
 		fmt.Fprintf(env.Stderr, "objbench: the run failed: %v\nobjbench: the steps that ran before it (and cleanup):\n", runErr)
 	}
