@@ -39,7 +39,8 @@ func TestCOSBenchKeysWriteWhatCOSBenchWrites(t *testing.T) {
 			if r.code != 0 || res == nil {
 				t.Fatalf("exit %d:\n%s", r.code, r.stderr)
 			}
-			if !strings.Contains(r.stderr, "COSBench's key layout (--cosbench-keys): objects are named as COSBench names them") {
+			if !strings.Contains(r.stderr, "COSBench's key layout (--cosbench-keys): objects are named as COSBench names them") ||
+				!strings.Contains(r.stderr, "writes its objects under COSBench's names (--cosbench-keys)") || strings.Contains(r.stderr, "writes under objbench/") {
 				t.Errorf("the run did not say what it does with keys:\n%s", r.stderr)
 			}
 			stored := map[string]map[string]int64{}

@@ -179,8 +179,8 @@ func (s Stream) capRuntime(d time.Duration) Stream {
 		return b
 	}
 	if full := s.Bounds.Duration; full > d && (s.Rampup > 0 || s.Rampdown > 0) {
-		f := float64(d) / float64(full)
-		s.Rampup, s.Rampdown = time.Duration(float64(s.Rampup)*f), time.Duration(float64(s.Rampdown)*f)
+		f := float64(d) / float64(full) // to the millisecond, as COSBench's clock
+		s.Rampup, s.Rampdown = time.Duration(float64(s.Rampup)*f).Round(time.Millisecond), time.Duration(float64(s.Rampdown)*f).Round(time.Millisecond)
 	}
 	s.Bounds = capped(s.Bounds)
 	if s.PerTarget != nil {

@@ -121,9 +121,20 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 		ns = workload.DatasetNamespace(sp.Dataset)
 	}
 	where, cleanCmd := whereRunWrites(tgt.Info, ns, runID)
-	note("run %s writes under %s", runID, where)
-	if sp.Dataset == "" && cleanCmd != "" {
-		env.Last.Set(fmt.Sprintf("run %s left what it wrote under %s, and no result file; %s deletes it", runID, where, cleanCmd))
+	switch {
+	case sp.BareKeys:
+		// Nothing but the run's own record tells its objects from others':
+		// objbench clean, which lists a namespace, cannot find them.
+		note("run %s writes its objects under COSBench's names (--cosbench-keys) in %s, and its own records under %s", runID, tgt.Info.Label(), ns)
+		if cleanCmd != "" { // (not the embedded server's memory, which goes with the process)
+			env.Last.Set(fmt.Sprintf("run %s may have left objects it wrote under COSBench's names in %s, and no result file: nothing tells them from others' objects now, so objbench deletes none of them",
+				runID, tgt.Info.Label()))
+		}
+	default:
+		note("run %s writes under %s", runID, where)
+		if sp.Dataset == "" && cleanCmd != "" {
+			env.Last.Set(fmt.Sprintf("run %s left what it wrote under %s, and no result file; %s deletes it", runID, where, cleanCmd))
+		}
 	}
 	defer env.Last.Set("")
 	stopNote := context.AfterFunc(ctx, func() {
