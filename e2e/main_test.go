@@ -21,6 +21,7 @@ import (
 var binary string
 
 func TestMain(m *testing.M) {
+	spinIfAsked()
 	dir, err := os.MkdirTemp("", "objbench-e2e-*")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -41,7 +41,10 @@ import (
 //	   epoch: computation, wall time, batch waits; a find-max step's
 //	   rounds), a checkpoint's ranks, a lakehouse scan's queries
 //	11: each stream's rates by COSBench's formula (cosbench)
-const Version = 11
+//	12: the target's own process on this machine (a local server found by
+//	   its listening socket): its pid and command in the timeline, its CPU
+//	   in each sample, so the verdict tells it from other processes
+const Version = 12
 
 // RunInfo identifies a run and says how it ended; a result file and its
 // summary both begin with it.

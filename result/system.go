@@ -68,6 +68,9 @@ type Sample struct {
 	CtxSwitches float64 `json:"ctx_switches_ps"`
 
 	Proc *Process `json:"proc,omitempty"`
+	// Target is the target's own process during the interval, when it
+	// runs on this machine as a process of its own (Timeline.TargetProcess).
+	Target *ProcessCPU `json:"target_proc,omitempty"`
 }
 
 // End is when the interval ended.
@@ -142,6 +145,23 @@ type Process struct {
 // CPU is the process's CPU use in cores.
 func (p Process) CPU() float64 { return p.User + p.Sys }
 
+// ProcessInfo names another process on this machine: the target's, found
+// by the socket it listens on.
+type ProcessInfo struct {
+	PID     int    `json:"pid"`
+	Command string `json:"command"`
+	Listen  string `json:"listen"` // the address its socket listens on
+}
+
+// ProcessCPU is another process's CPU use in cores.
+type ProcessCPU struct {
+	User float64 `json:"user_cores"`
+	Sys  float64 `json:"sys_cores"`
+}
+
+// CPU is the process's CPU use in cores.
+func (p ProcessCPU) CPU() float64 { return p.User + p.Sys }
+
 // Timeline is every sample of one sampler run and what it could not see.
 type Timeline struct {
 	Interval float64  `json:"interval_s"`
@@ -153,4 +173,7 @@ type Timeline struct {
 	Interfaces []string `json:"interfaces,omitempty"`
 	Missing    []string `json:"missing,omitempty"`
 	Notes      []string `json:"notes,omitempty"`
+	// TargetProcess is the target's own process on this machine, whose
+	// CPU the samples' Target holds, when the sampler found it.
+	TargetProcess *ProcessInfo `json:"target_process,omitempty"`
 }

@@ -25,7 +25,8 @@ type watch struct {
 func startWatch(ctx context.Context, info result.Target, linkSpeed float64, onSample func(sysmon.Sample), note func(string, ...any)) *watch {
 	t, conns := targetFacts(ctx, info)
 	t.LinkSpeed = linkSpeed
-	s, err := sysmon.NewSampler(sysmon.Config{Loopback: t.Loopback, Process: true, Conns: conns, OnSample: onSample})
+	s, err := sysmon.NewSampler(sysmon.Config{Loopback: t.Loopback, Process: true, Conns: conns, OnSample: onSample,
+		TargetProcess: t.Loopback && !t.Embedded}) // a local server of its own: its CPU is measured apart from others
 	if err != nil {
 		note("not sampling the machine (no system timeline or verdict): %v", err)
 		return nil

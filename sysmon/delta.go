@@ -30,6 +30,9 @@ func delta(a, b snapshot, counted map[string]bool, pageSize uint64) Sample {
 	if a.proc != nil && b.proc != nil {
 		s.Proc = procDelta(a.proc, b.proc, dur)
 	}
+	if a.target != nil && b.target != nil {
+		s.Target = targetDelta(a.target, b.target, dur)
+	}
 	return s
 }
 

@@ -1,6 +1,7 @@
 package sysmon
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/objbench/objbench/result"
@@ -14,6 +15,9 @@ func Judge(tl Timeline, steps []result.Step, m Machine, t Target) *result.System
 		spans[i] = Span{Start: s.Start, End: s.Start.Add(s.Elapsed)}
 	}
 	Assign(tl.Samples, spans)
+	if p := tl.TargetProcess; p != nil {
+		t.Process = fmt.Sprintf("%s (pid %d)", p.Command, p.PID)
+	}
 	sys := &result.System{Timeline: tl, LinkSpeed: t.LinkSpeed}
 	for i, s := range steps {
 		if s.Kind != result.KindMain {

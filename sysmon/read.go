@@ -27,7 +27,8 @@ type snapshot struct {
 	nets   map[string]procfs.NetDevLine
 	swapIn uint64 // pages
 	swapOt uint64
-	proc   *procSnap // nil when the process is not sampled
+	proc   *procSnap   // nil when the process is not sampled
+	target *targetSnap // nil without a target process (targetproc.go)
 }
 
 // procSnap is the process's cumulative counters and current gauges.
@@ -58,8 +59,12 @@ type reader struct {
 	conns    ConnFilter
 	own      bool // count connections by asking this process's descriptors (ownconns.go)
 	rt       *runtimeReader
-	missing  []string
-	notes    []string
+	// target is the target's own process on this machine, when found.
+	target      *procfs.Proc
+	targetInfo  *ProcessInfo
+	targetStart uint64
+	missing     []string
+	notes       []string
 }
 
 func newReader(cfg Config) (*reader, error) {
@@ -82,6 +87,9 @@ func newReader(cfg Config) (*reader, error) {
 	}
 	if cfg.Process {
 		r.initProcess(fs)
+	}
+	if cfg.TargetProcess {
+		r.initTarget(fs, cfg.Conns)
 	}
 	return r, nil
 }
@@ -276,6 +284,9 @@ func (r *reader) read(at time.Time) snapshot {
 	}
 	if r.self != nil {
 		s.proc = r.readProcess()
+	}
+	if r.target != nil {
+		s.target = r.readTarget()
 	}
 	return s
 }

@@ -112,9 +112,10 @@ func (j judge) target() Finding {
 			"embedded server used %s of %s, no resource of this machine saturated — the embedded server's "+
 			"own limits (locking, latency) set the pace", pct(share), coresText(j.cores))}
 	case j.t.Loopback:
-		return Finding{Kind: KindTargetBound, Numbers: nums, Text: fmt.Sprintf("target-bound: host CPU %.0f%% busy "+
-			"(objbench %s), no resource of this machine saturated — the target on loopback sets the pace by its "+
-			"latency or internal limits", busy, pct(share))}
+		u := j.use()
+		nums = j.cpuNumbers(u, share)
+		return Finding{Kind: KindTargetBound, Numbers: nums, Text: "target-bound: no resource of this machine saturated (" +
+			j.who(u) + ") — the target on loopback sets the pace by its latency or internal limits"}
 	}
 	return Finding{Kind: KindTargetBound, Numbers: nums, Text: fmt.Sprintf("target-bound: client CPU %.0f%% "+
 		"(objbench %s), no client resource saturated — the target's speed or latency sets the pace "+

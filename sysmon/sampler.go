@@ -19,8 +19,14 @@ type Config struct {
 	// Process also samples this process (objbench itself): CPU, threads,
 	// RSS, GC pauses, Go scheduler latency, open connections.
 	Process bool
-	// Conns picks the connections counted as open (with Process).
+	// Conns picks the connections counted as open (with Process): those
+	// to the target's address.
 	Conns ConnFilter
+	// TargetProcess finds the process on this machine that listens on
+	// Conns' port (a local server of its own, not this process) and
+	// samples its CPU too, so the verdict can tell the target's CPU from
+	// other processes'.
+	TargetProcess bool
 	// Root holds the proc and sys trees ("" is "/"); tests point it at
 	// recorded fixtures.
 	Root string
@@ -104,7 +110,7 @@ func (s *Sampler) Stop() (Timeline, error) {
 	devs, ifs := s.r.countedNames()
 	return Timeline{
 		Interval: s.cfg.Interval.Seconds(), Samples: s.samples, Devices: devs, Interfaces: ifs,
-		Missing: s.r.missing, Notes: s.r.notes,
+		Missing: s.r.missing, Notes: s.r.notes, TargetProcess: s.r.targetInfo,
 	}, err
 }
 

@@ -1,7 +1,9 @@
 package sysmon
 
 import (
+	"cmp"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -56,6 +58,9 @@ type Target struct {
 	// LinkSpeed is every interface's capacity in bits/s (--link-speed);
 	// 0 uses the speeds the machine reports.
 	LinkSpeed float64
+	// Process names the target's own process on this machine, when the
+	// sampler measured it ("minio (pid 812)"); Judge fills it in.
+	Process string
 }
 
 // Verdict says, in one to three findings, what limited the run during
@@ -123,37 +128,120 @@ func (j judge) share() float64 {
 	return j.ws.procCPU / float64(j.cores) * 100
 }
 
+// cpu judges who used the CPUs: objbench, the target's own process when
+// it is on this machine and was found, and every other process (the rest
+// of the busy time). Rules, in order (README.md, "Verdict"):
+// objbench out of its usable cores is client-bound; on a full machine,
+// other processes holding half of the busy CPU is contention, a target on
+// this machine competes with objbench (cpu-shared), and objbench holding
+// half is client-bound; high scheduler latency alone is client-bound.
 func (j judge) cpu() *Finding {
-	busy, share, sched := j.busy(), j.share(), time.Duration(j.ws.schedP99*float64(time.Second))
-	hostFull := busy >= HostCPUBusy
-	nums := map[string]float64{"cpus": float64(j.cores), "host_busy_pct": round(busy, 1),
-		"objbench_cpu_pct": round(share, 1), "sched_p99_ms": round(j.ws.schedP99*1000, 2)}
-	clientFull := share >= ClientCPUShare || (hostFull && share >= busy/2) || sched >= SchedLatencyHigh
+	u, share := j.use(), j.share()
+	sched := time.Duration(j.ws.schedP99 * float64(time.Second))
+	hostFull := j.busy() >= HostCPUBusy
+	localTarget := j.t.Loopback && !j.t.Embedded
+	nums := j.cpuNumbers(u, share)
 	switch {
-	case j.t.Embedded && (clientFull || hostFull):
-		return &Finding{Kind: KindClientBound, Numbers: nums, Text: fmt.Sprintf("client-bound: host CPU %.0f%% busy, objbench and its embedded "+
-			"server (one process) used %s of %s, Go scheduler p99 %s — client and server share this machine's "+
-			"CPU, so this measures the machine, not a storage system; point --endpoint-url at a real server",
-			busy, pct(share), coresText(j.cores), dur(sched))}
-	case j.t.Loopback && hostFull:
-		return &Finding{Kind: KindCPUShared, Numbers: nums, Text: fmt.Sprintf("CPU-bound on this machine: host CPU %.0f%% "+
-			"busy, objbench %s of %s, the target on loopback much of the rest (Go scheduler p99 %s) — "+
-			"client and target compete for the same CPUs; put them on separate machines to measure the target",
-			busy, pct(share), coresText(j.cores), dur(sched))}
-	case clientFull && share >= 0:
-		used := fmt.Sprintf("objbench used %.0f%% of %s (host CPU %.0f%% busy)", share, coresText(j.cores), busy)
-		if share < ClientCPUShare && hostFull { // the largest user of a full machine, not full by itself
-			used = fmt.Sprintf("host CPU %.0f%% busy, objbench the largest user at %.0f%% of %s", busy, share,
-				coresText(j.cores))
+	case share >= ClientCPUShare:
+		return j.clientBound(nums, u, fmt.Sprintf("%s used %.0f%% of the %s it may use", j.client(), share, coresText(j.cores)), sched)
+	case hostFull && u.objbench < 0: // objbench's own CPU unknown: no one can be blamed
+		return &Finding{Kind: KindCPUContended, Numbers: nums, Text: fmt.Sprintf("CPU contention on the client: host CPU %.0f%% busy"+
+			" — results understate the target", j.busy())}
+	case hostFull && u.others >= u.busy/2 && (!localTarget || u.target >= 0):
+		return &Finding{Kind: KindCPUContended, Numbers: nums, Text: "CPU contention on the client, mostly other processes: " +
+			j.who(u) + " — results understate the target; measure on a machine these processes leave alone"}
+	case hostFull && localTarget:
+		text := "CPU-bound on this machine, client and target together: " + j.who(u)
+		if u.target < 0 {
+			text += " (the target's among them: its process was not found, see the timeline's notes)"
 		}
-		return &Finding{Kind: KindClientBound, Numbers: nums, Text: "client-bound: " + used + " and Go scheduler " +
-			"p99 was " + dur(sched) + " — results understate the target; add client machines or lower concurrency"}
+		return &Finding{Kind: KindCPUShared, Numbers: nums, Text: text + " — client and target compete for the " +
+			"same CPUs; put them on separate machines to measure the target"}
+	case hostFull && u.objbench >= u.busy/2:
+		return j.clientBound(nums, u, j.client()+" the largest user of a full machine", sched)
 	case hostFull:
-		text := fmt.Sprintf("CPU contention on the client: host CPU %.0f%% busy", busy)
-		if share >= 0 {
-			text += fmt.Sprintf(", objbench only %.0f%% of %s; other processes take the rest", share, coresText(j.cores))
-		}
-		return &Finding{Kind: KindCPUContended, Numbers: nums, Text: text + " — results understate the target"}
+		return &Finding{Kind: KindCPUContended, Numbers: nums, Text: "CPU contention on the client: " + j.who(u) +
+			" — results understate the target"}
+	case sched >= SchedLatencyHigh && share >= 0:
+		return j.clientBound(nums, u, fmt.Sprintf("objbench's goroutines waited for a CPU while it used %.0f%% of the %s it may use",
+			share, coresText(j.cores)), sched)
 	}
 	return nil
+}
+
+func (j judge) client() string {
+	if j.t.Embedded {
+		return "objbench and its embedded server (one process)"
+	}
+	return "objbench"
+}
+
+// clientBound is the finding that objbench limited the run: lead says
+// how, then the scheduler latency and who used the CPU.
+func (j judge) clientBound(nums map[string]float64, u cpuUse, lead string, sched time.Duration) *Finding {
+	text := "client-bound: " + lead + ", Go scheduler p99 " + dur(sched) + " (" + j.who(u) + ")"
+	if j.t.Embedded {
+		return &Finding{Kind: KindClientBound, Numbers: nums, Text: text + " — client and server share this machine's CPU, " +
+			"so this measures the machine, not a storage system; point --endpoint-url at a real server"}
+	}
+	return &Finding{Kind: KindClientBound, Numbers: nums, Text: text + " — results understate the target; add client " +
+		"machines or lower concurrency"}
+}
+
+// cpuUse is who used the machine's CPUs during the window, in cores; -1
+// where it was not measured.
+type cpuUse struct {
+	busy, objbench, target, others float64
+}
+
+func (j judge) use() cpuUse {
+	u := cpuUse{busy: j.busy() / 100 * float64(max(j.m.CPUs, 1)), objbench: -1, target: -1}
+	rest := u.busy
+	if j.ws.hasProc {
+		u.objbench = j.ws.procCPU
+		rest -= u.objbench
+	}
+	if j.ws.hasTarget {
+		u.target = j.ws.targetCPU
+		rest -= u.target
+	}
+	u.others = max(rest, 0)
+	return u
+}
+
+// who says who used the busy CPU, in cores: "host CPU 97% busy, 1.94 of
+// 2 cores: objbench 0.71, the target minio (pid 812) 1.02, other
+// processes 0.21".
+func (j judge) who(u cpuUse) string {
+	text := fmt.Sprintf("host CPU %.0f%% busy, %.2f of %s: ", j.busy(), u.busy, coresText(max(j.m.CPUs, 1)))
+	var parts []string
+	if u.objbench >= 0 {
+		name := "objbench"
+		if j.t.Embedded {
+			name = "objbench with its embedded server"
+		}
+		parts = append(parts, fmt.Sprintf("%s %.2f", name, u.objbench))
+	}
+	if u.target >= 0 {
+		parts = append(parts, fmt.Sprintf("the target %s %.2f", cmp.Or(j.t.Process, "process"), u.target))
+	}
+	others := "other processes"
+	if u.objbench < 0 {
+		others = "processes"
+	}
+	parts = append(parts, fmt.Sprintf("%s %.2f", others, u.others))
+	return text + strings.Join(parts, ", ")
+}
+
+func (j judge) cpuNumbers(u cpuUse, share float64) map[string]float64 {
+	nums := map[string]float64{"cpus": float64(j.cores), "host_busy_pct": round(j.busy(), 1),
+		"objbench_cpu_pct": round(share, 1), "sched_p99_ms": round(j.ws.schedP99*1000, 2),
+		"host_busy_cores": round(u.busy, 2), "other_cores": round(u.others, 2)}
+	if u.objbench >= 0 {
+		nums["objbench_cores"] = round(u.objbench, 2)
+	}
+	if u.target >= 0 {
+		nums["target_cores"] = round(u.target, 2)
+	}
+	return nums
 }

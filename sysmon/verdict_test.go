@@ -50,27 +50,51 @@ func TestVerdictRules(t *testing.T) {
 		numbers map[string]float64
 	}{
 		{name: "client out of CPU", samples: seconds(0, 10, burning), window: span(1, 9), target: Target{Kind: "s3"},
-			kinds:   []string{KindClientBound},
-			says:    []string{"client-bound: objbench used 96% of 2 cores (host CPU 96% busy) and Go scheduler p99 was 4.0 ms — results understate the target"},
+			kinds: []string{KindClientBound},
+			says: []string{"client-bound: objbench used 96% of the 2 cores it may use, Go scheduler p99 4.0 ms (host CPU 96% busy, " +
+				"1.92 of 2 cores: objbench 1.92, other processes 0.00) — results understate the target"},
 			numbers: map[string]float64{"objbench_cpu_pct": 96, "sched_p99_ms": 4, "cpus": 2, "window_s": 8}},
 		{name: "embedded server shares the process", samples: seconds(0, 5, burning), window: span(0, 5),
 			target: Target{Kind: "s3", Embedded: true}, kinds: []string{KindClientBound},
-			says: []string{"host CPU 96% busy, objbench and its embedded server (one process) used 96% of 2 cores", "not a storage system"}},
-		{name: "target on loopback takes the rest", window: span(0, 5), target: Target{Kind: "s3", Loopback: true},
-			samples: seconds(0, 5, with(burning, func(s *Sample) { s.Proc = proc(1.1, 2) })),
-			kinds:   []string{KindCPUShared}, says: []string{"host CPU 96% busy, objbench 55% of 2 cores, the target on loopback"}},
+			says: []string{"objbench and its embedded server (one process) used 96% of the 2 cores it may use", "not a storage system"}},
+		{name: "embedded server on a machine others keep busy", window: span(0, 5), target: Target{Kind: "s3", Embedded: true, Loopback: true},
+			samples: seconds(0, 5, with(burning, func(s *Sample) { s.Proc = proc(0.36, 0.46) })),
+			kinds:   []string{KindCPUContended}, says: []string{"mostly other processes: host CPU 96% busy, 1.92 of 2 cores: " +
+				"objbench with its embedded server 0.36, other processes 1.56"},
+			numbers: map[string]float64{"objbench_cores": 0.36, "other_cores": 1.56, "host_busy_cores": 1.92}},
+		{name: "target on loopback takes the rest", window: span(0, 5), target: Target{Kind: "s3", Loopback: true, Process: "minio (pid 812)"},
+			samples: seconds(0, 5, with(burning, func(s *Sample) { s.Proc = proc(0.7, 2); s.Target = &ProcessCPU{User: 0.9, Sys: 0.2} })),
+			kinds:   []string{KindCPUShared}, says: []string{"client and target together: host CPU 96% busy, 1.92 of 2 cores: " +
+				"objbench 0.70, the target minio (pid 812) 1.10, other processes 0.12 — client and target compete"},
+			numbers: map[string]float64{"target_cores": 1.1, "objbench_cores": 0.7, "other_cores": 0.12}},
+		{name: "objbench the larger of client and target", window: span(0, 5), target: Target{Kind: "s3", Loopback: true, Process: "objbench (pid 9)"},
+			samples: seconds(0, 5, with(burning, func(s *Sample) { s.Proc = proc(1.5, 2); s.Target = &ProcessCPU{User: 0.3} })),
+			kinds:   []string{KindCPUShared}, says: []string{"objbench 1.50, the target objbench (pid 9) 0.30, other processes 0.12"}},
+		{name: "target on loopback not found", window: span(0, 5), target: Target{Kind: "s3", Loopback: true},
+			samples: seconds(0, 5, with(burning, func(s *Sample) { s.Proc = proc(0.5, 2) })),
+			kinds:   []string{KindCPUShared}, says: []string{"objbench 0.50, other processes 1.42 (the target's among them: " +
+				"its process was not found"}},
+		{name: "others busier than a local target and objbench", window: span(0, 5), target: Target{Kind: "s3", Loopback: true, Process: "minio (pid 812)"},
+			samples: seconds(0, 5, with(burning, func(s *Sample) { s.Proc = proc(0.3, 9); s.Target = &ProcessCPU{User: 0.4} })),
+			kinds:   []string{KindCPUContended}, says: []string{"mostly other processes: host CPU 96% busy, 1.92 of 2 cores: objbench 0.30, the target minio (pid 812) 0.40, other processes 1.22"}},
 		{name: "other processes take the CPU", window: span(0, 5), target: Target{Kind: "s3"},
 			samples: seconds(0, 5, with(burning, func(s *Sample) { s.Proc = proc(0.6, 2) })),
-			kinds:   []string{KindCPUContended}, says: []string{"host CPU 96% busy, objbench only 30% of 2 cores"}},
+			kinds:   []string{KindCPUContended}, says: []string{"CPU contention on the client, mostly other processes: host CPU 96% busy, " +
+				"1.92 of 2 cores: objbench 0.60, other processes 1.32"}},
+		{name: "scheduler latency from others' load is contention", window: span(0, 5), target: Target{Kind: "s3"},
+			samples: seconds(0, 5, with(burning, func(s *Sample) { s.Proc = proc(0.4, 30) })),
+			kinds:   []string{KindCPUContended}, says: []string{"objbench 0.40, other processes 1.52"}},
 		{name: "objbench the largest user of a full machine", window: span(0, 5), target: Target{Kind: "s3"},
 			samples: seconds(0, 5, with(burning, func(s *Sample) { s.Proc = proc(1.2, 2) })),
-			kinds:   []string{KindClientBound}, says: []string{"host CPU 96% busy, objbench the largest user at 60% of 2 cores"}},
+			kinds:   []string{KindClientBound}, says: []string{"client-bound: objbench the largest user of a full machine, Go scheduler " +
+				"p99 2.0 ms (host CPU 96% busy, 1.92 of 2 cores: objbench 1.20, other processes 0.72)"}},
 		{name: "cgroup quota: one usable core", window: span(0, 5), target: Target{Kind: "s3"}, machine: Machine{CPUs: 4},
 			samples: seconds(0, 5, with(calm, func(s *Sample) { s.Proc = proc(0.95, 1); s.Proc.MaxProcs = 1 })),
-			kinds:   []string{KindClientBound}, says: []string{"objbench used 95% of 1 core"}},
+			kinds:   []string{KindClientBound}, says: []string{"objbench used 95% of the 1 core it may use"}},
 		{name: "scheduler latency alone", window: span(0, 5), target: Target{Kind: "s3"},
 			samples: seconds(0, 5, with(calm, func(s *Sample) { s.Proc = proc(0.6, 8) })),
-			kinds:   []string{KindClientBound}, says: []string{"Go scheduler p99 was 8.0 ms"}},
+			kinds:   []string{KindClientBound}, says: []string{"objbench's goroutines waited for a CPU while it used 30% of the 2 cores it may use, " +
+				"Go scheduler p99 8.0 ms"}},
 		{name: "client disk", window: span(0, 5), target: Target{Kind: "s3"},
 			samples: seconds(0, 5, with(calm, func(s *Sample) {
 				s.CPU = CPU{User: 20, Sys: 12, Idle: 30, IOWait: 38}

@@ -40,6 +40,12 @@ type windowStats struct {
 	procCPU  float64 // cores
 	schedP99 float64 // median of the per-interval p99s: one GC hiccup does not decide
 	maxProcs int
+	// hasTarget: every sample in the window measured the target's own
+	// process (targetCPU, cores); a window where it was missing for a
+	// while does not pretend to know.
+	hasTarget bool
+	targetCPU float64
+	noTarget  bool
 }
 
 func aggregate(samples []Sample, w Span) windowStats {
@@ -88,6 +94,12 @@ func (ws *windowStats) add(s Sample, wt float64) {
 		ws.procCPU += s.Proc.CPU() * wt
 		ws.maxProcs = max(ws.maxProcs, s.Proc.MaxProcs)
 	}
+	if s.Target != nil {
+		ws.hasTarget = true
+		ws.targetCPU += s.Target.CPU() * wt
+	} else {
+		ws.noTarget = true
+	}
 }
 
 // scale multiplies every weighted sum by f, turning sums into means.
@@ -104,6 +116,8 @@ func (ws *windowStats) scale(f float64) {
 	}
 	ws.swap *= f
 	ws.procCPU *= f
+	ws.targetCPU *= f
+	ws.hasTarget = ws.hasTarget && !ws.noTarget
 }
 
 func addDisk(acc, d DiskIO, wt float64) DiskIO {
