@@ -2,6 +2,7 @@ package result
 
 import (
 	"encoding/json"
+	"runtime/debug"
 	"fmt"
 	"strconv"
 	"time"
@@ -44,7 +45,8 @@ import (
 //	12: the target's own process on this machine (a local server found by
 //	   its listening socket): its pid and command in the timeline, its CPU
 //	   in each sample, so the verdict tells it from other processes
-const Version = 12
+//	13: the tool's commit, and whether its checkout had uncommitted changes
+const Version = 13
 
 // RunInfo identifies a run and says how it ended; a result file and its
 // summary both begin with it.
@@ -149,6 +151,52 @@ func (r *Run) Partial() string {
 type Tool struct {
 	Name    string `json:"name"`
 	Version string `json:"version"`
+	// Commit is the source revision the binary was built from, and
+	// Modified says the checkout had uncommitted changes ("" and false:
+	// built without version control information).
+	Commit   string `json:"commit,omitempty"`
+	Modified bool   `json:"modified,omitempty"`
+}
+
+// ToolFromBuild is name as the running binary's build information
+// describes it: the main module's version (a release tag for go install,
+// a pseudo-version of the commit for a build in a checkout, "(devel)"
+// without version control) and the commit. version, when not "", replaces
+// the module's (a version stamped at link time).
+func ToolFromBuild(name, version string) Tool {
+	t := Tool{Name: name, Version: version}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		if t.Version == "" {
+			t.Version = "unknown"
+		}
+		return t
+	}
+	if t.Version == "" {
+		t.Version = bi.Main.Version
+	}
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			t.Commit = s.Value
+		case "vcs.modified":
+			t.Modified = s.Value == "true"
+		}
+	}
+	return t
+}
+
+// String is "v1.2.3 (commit 0123456789ab)", with "+ uncommitted changes"
+// when the checkout had some, or "(devel) (commit unknown)".
+func (t Tool) String() string {
+	c := "commit unknown: built without version control information"
+	if t.Commit != "" {
+		c = "commit " + t.Commit[:min(12, len(t.Commit))]
+		if t.Modified {
+			c += " + uncommitted changes"
+		}
+	}
+	return t.Version + " (" + c + ")"
 }
 
 // Target describes what was measured. It never holds credentials.

@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/objbench/objbench/result"
 )
 
 // Exit codes.
@@ -27,34 +28,12 @@ const (
 // build in a checkout).
 var Version = ""
 
-// version is the version objbench reports and records in result files.
-func version() string {
-	if Version != "" {
-		return Version
-	}
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "unknown"
-	}
-	if v := bi.Main.Version; v != "" && v != "(devel)" {
-		return v
-	}
-	var rev, dirty string
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				dirty = "+dirty"
-			}
-		}
-	}
-	if rev == "" {
-		return "(devel)" // built outside version control (go test, go run)
-	}
-	return "(devel) " + rev[:min(12, len(rev))] + dirty
-}
+// tool is objbench as result files record it: its version and the commit
+// it was built from (result.ToolFromBuild).
+func tool() result.Tool { return result.ToolFromBuild("objbench", Version) }
+
+// version is what objbench --version says: the version and the commit.
+func version() string { return tool().String() }
 
 // Env is everything a command may touch of the outside world, so tests can
 // run commands in-process with their own arguments, output and environment.

@@ -142,7 +142,7 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 		fmt.Fprintf(env.Stderr, "objbench: interrupt: finishing in-flight ops, then cleaning up run %s (%s); Ctrl-C again quits at once and leaves them\n", runID, where)
 	})
 	defer stopNote()
-	opts := run.Options{RunID: runID, Seed: o.seed, Tool: result.Tool{Name: "objbench", Version: version()},
+	opts := run.Options{RunID: runID, Seed: o.seed, Tool: tool(),
 		Grace: o.grace, MaxErrors: o.maxErrors, NoCleanup: o.noCleanup, OpenLoopHorizon: o.target.timeout, DeleteDataset: o.deleteDataset,
 		MaxConns: maxConc, LinkSpeed: o.linkBps, Note: note, Warn: warnings(env), Repeat: o.repeat,
 		Worker: wk, Engine: engine, RendezvousTimeout: o.dist.rendezvousTO, MaxSkew: o.dist.maxSkew,

@@ -43,7 +43,7 @@ func (o *transferOptions) execute(ctx context.Context, env Env, st storage.Store
 			c.Bytes.Store(0)
 		}
 	}
-	res, runErr := run.Transfer(ctx, info, st, plan, opts, run.TransferOptions{Tool: result.Tool{Name: "objbench", Version: version()},
+	res, runErr := run.Transfer(ctx, info, st, plan, opts, run.TransferOptions{Tool: tool(),
 		Source: src, Destination: dst, Repeat: o.repeat, LinkSpeed: linkBps, OnStep: onStep, Note: note, NoManifest: !o.manifest})
 	close(done)
 	_ = g.Wait()
