@@ -103,6 +103,10 @@ func Execute(ctx context.Context, env Env) int {
 	}
 }
 
+// Command is objbench's command tree for env, for programs that walk it
+// (the generated reference: internal/clidoc).
+func Command(env Env) *cobra.Command { return newRootCommand(env) }
+
 func newRootCommand(env Env) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "objbench",

@@ -56,8 +56,11 @@ It takes about 15 seconds and exits 1 if a check fails.`,
 		Example: `  objbench selftest`,
 		Args:    noArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if o.duration <= 0 || o.workers <= 0 {
-				return usagef("--duration and --workers must be positive")
+			if o.duration <= 0 || o.workers < 0 {
+				return usagef("--duration must be positive and --workers not negative")
+			}
+			if o.workers == 0 {
+				o.workers = 2 * runtime.GOMAXPROCS(0)
 			}
 			if _, err := parseStall(o.stall); err != nil || o.rate <= 0 {
 				return usagef("--stall %q / --stall-rate %v: want FOR/EVERY with FOR < EVERY (200ms/1s) and a positive rate", o.stall, o.rate)
@@ -72,7 +75,7 @@ It takes about 15 seconds and exits 1 if a check fails.`,
 	}
 	f := cmd.Flags()
 	f.DurationVar(&o.duration, "duration", 2*time.Second, "how long each ceiling measurement runs")
-	f.IntVar(&o.workers, "workers", 2*runtime.GOMAXPROCS(0), "workers for the ceiling measurements")
+	f.IntVar(&o.workers, "workers", 0, "workers for the ceiling measurements; 0: two per CPU objbench may use (GOMAXPROCS)")
 	f.StringVar(&o.stall, "stall", "200ms/1s", "stall check: every request held FOR out of every EVERY (2s/10s is the full scenario; runs 3 periods)")
 	f.Float64Var(&o.rate, "stall-rate", 200, "stall check: the open-loop rate (ops/s)")
 	f.StringSliceVar(&o.checks, "checks", []string{"ceiling", "latency", "accounting", "stall"}, "which checks to run")
