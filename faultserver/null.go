@@ -2,9 +2,11 @@ package faultserver
 
 import (
 	"encoding/xml"
+	"fmt"
 	"html"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,9 +18,11 @@ import (
 // GET): Last-Modified, ETag, Content-Length and Content-Type, a range,
 // and DeleteObjects.
 type nullHandler struct {
-	mu    sync.Mutex
-	sizes map[string]nullObject
-	zeros []byte
+	mu      sync.Mutex
+	sizes   map[string]nullObject
+	uploads map[string]map[int]int64 // multipart uploads in progress: each part's size
+	next    int                      // the last upload id given
+	zeros   []byte
 }
 
 type nullObject struct {
@@ -29,7 +33,7 @@ type nullObject struct {
 const nullETag = `"00000000000000000000000000000000"`
 
 func newNullHandler() *nullHandler {
-	return &nullHandler{sizes: map[string]nullObject{}, zeros: make([]byte, 256<<10)}
+	return &nullHandler{sizes: map[string]nullObject{}, uploads: map[string]map[int]int64{}, zeros: make([]byte, 256<<10)}
 }
 
 const emptyList = `<?xml version="1.0" encoding="UTF-8"?>
@@ -38,7 +42,10 @@ const emptyList = `<?xml version="1.0" encoding="UTF-8"?>
 func (h *nullHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	key := r.URL.Path
 	isObject := strings.Count(strings.Trim(key, "/"), "/") > 0
+	q := r.URL.Query()
 	switch {
+	case isObject && (q.Has("uploads") || q.Has("uploadId")):
+		h.multipart(w, r, key, q)
 	case r.Method == http.MethodPut:
 		n, _ := io.Copy(io.Discard, r.Body)
 		if isObject {
@@ -48,7 +55,7 @@ func (h *nullHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		w.Header().Set("ETag", nullETag)
 		w.WriteHeader(http.StatusOK)
-	case r.Method == http.MethodPost && !isObject && r.URL.Query().Has("delete"):
+	case r.Method == http.MethodPost && !isObject && q.Has("delete"):
 		h.deleteObjects(w, r, key)
 	case r.Method == http.MethodDelete:
 		h.mu.Lock()
@@ -91,6 +98,54 @@ func (h *nullHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 			n -= int64(k)
 		}
+	}
+}
+
+// multipart answers a multipart upload's requests as S3 does, keeping
+// only each part's size: its creation, its parts (bodies read and
+// dropped), its completion (the object's size, their sum) and its abort.
+func (h *nullHandler) multipart(w http.ResponseWriter, r *http.Request, key string, q url.Values) {
+	id := q.Get("uploadId")
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	parts, ok := h.uploads[id]
+	switch {
+	case r.Method == http.MethodPost && q.Has("uploads"):
+		h.next++
+		id = "null-" + strconv.Itoa(h.next)
+		h.uploads[id] = map[int]int64{}
+		w.Header().Set("Content-Type", "application/xml")
+		fmt.Fprintf(w, `<InitiateMultipartUploadResult><Key>%s</Key><UploadId>%s</UploadId></InitiateMultipartUploadResult>`, html.EscapeString(key), id)
+	case !ok:
+		w.Header().Set("Content-Type", "application/xml")
+		w.WriteHeader(http.StatusNotFound)
+		_, _ = io.WriteString(w, `<Error><Code>NoSuchUpload</Code><Message>no such upload</Message></Error>`)
+	case r.Method == http.MethodPut:
+		n, err := strconv.Atoi(q.Get("partNumber"))
+		if err != nil || n < 1 {
+			w.WriteHeader(http.StatusBadRequest)
+			return
+		}
+		h.mu.Unlock() // reading the body takes its time
+		size, _ := io.Copy(io.Discard, r.Body)
+		h.mu.Lock()
+		parts[n] = size
+		w.Header().Set("ETag", nullETag)
+	case r.Method == http.MethodPost:
+		_, _ = io.Copy(io.Discard, r.Body)
+		var total int64
+		for _, n := range parts {
+			total += n
+		}
+		h.sizes[key] = nullObject{total, string(httpDate())}
+		delete(h.uploads, id)
+		w.Header().Set("Content-Type", "application/xml")
+		fmt.Fprintf(w, `<CompleteMultipartUploadResult><Key>%s</Key><ETag>"00000000000000000000000000000000-%d"</ETag></CompleteMultipartUploadResult>`, html.EscapeString(key), len(parts))
+	case r.Method == http.MethodDelete:
+		delete(h.uploads, id)
+		w.WriteHeader(http.StatusNoContent)
+	default:
+		w.WriteHeader(http.StatusMethodNotAllowed)
 	}
 }
 

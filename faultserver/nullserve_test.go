@@ -197,3 +197,42 @@ func TestNullTargetAnswersWhatClientsCheck(t *testing.T) {
 		t.Errorf("after DeleteObjects: %d", resp.StatusCode)
 	}
 }
+
+// The null target takes multipart uploads (a checkpoint's shards are
+// larger than one PUT may be): the object's size is its parts', an
+// aborted upload leaves nothing, and an upload it does not know is 404.
+func TestNullTargetTakesMultipartUploads(t *testing.T) {
+	_, st := startServer(t, faultserver.Config{Null: true})
+	ctx := context.Background()
+	id, err := st.CreateMultipart(ctx, "null/mp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parts []storage.Part
+	for n, size := range []int64{5 << 20, 5 << 20, 1234} {
+		p, err := st.UploadPart(ctx, "null/mp", id, n+1, bytes.NewReader(make([]byte, size)), size, storage.PutOptions{})
+		if err != nil {
+			t.Fatalf("part %d: %v", n+1, err)
+		}
+		parts = append(parts, p)
+	}
+	if _, err := st.CompleteMultipart(ctx, "null/mp", id, parts); err != nil {
+		t.Fatal(err)
+	}
+	if info, err := st.Stat(ctx, "null/mp"); err != nil || info.Size != 10<<20+1234 {
+		t.Errorf("stat: %+v %v; want %d bytes", info, err, 10<<20+1234)
+	}
+	id2, err := st.CreateMultipart(ctx, "null/aborted")
+	if err != nil || id2 == id {
+		t.Fatalf("second upload %q (first %q): %v", id2, id, err)
+	}
+	if err := st.AbortMultipart(ctx, "null/aborted", id2); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.UploadPart(ctx, "null/aborted", id2, 1, bytes.NewReader(nil), 0, storage.PutOptions{}); !errors.Is(err, storage.ErrNotFound) {
+		t.Errorf("a part of an aborted upload: %v, want not found", err)
+	}
+	if _, err := st.Stat(ctx, "null/aborted"); !errors.Is(err, storage.ErrNotFound) {
+		t.Errorf("the aborted upload's object: %v, want not found", err)
+	}
+}
