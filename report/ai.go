@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/sysmon"
@@ -38,12 +39,22 @@ func AIWarnings(r *result.Run) []string {
 		s := &r.Steps[i]
 		for j := range s.Training {
 			t := &s.Training[j]
+			label := stepLabel(s)
+			if len(s.Training) > 1 {
+				label = fmt.Sprintf("find-max round %d (%d accelerators)", j+1, t.Accelerators)
+			}
 			if mem := r.Machine.MemoryBytes; mem > 0 && t.DatasetBytes < 5*int64(mem) {
 				add(fmt.Sprintf("the data set (%s) is smaller than 5x this client's memory (%s): MLPerf Storage requires at least that, "+
 					"so that reads cannot come from the client's caches", decimal(float64(t.DatasetBytes)), decimal(float64(mem))))
 			}
+			if t.Late() {
+				add(fmt.Sprintf("%s: the emulated computation took %v a step where %v was asked: the client fell behind its timers "+
+					"(short of CPU), and AU, which counts that time as computation, overstates what the store did: at the asked "+
+					"computation AU is %.1f%%, which decides whether the target was met", label, t.ComputePerStep().Round(10*time.Microsecond),
+					t.Compute, 100*t.AUAsked()))
+			}
 			if n := t.Errors(); n > 0 {
-				add(fmt.Sprintf("%s: %d sample reads failed: the accelerators computed on batches that were not all read", stepLabel(s), n))
+				add(fmt.Sprintf("%s: %d sample reads failed: the accelerators computed on batches that were not all read", label, n))
 			}
 		}
 		if c := s.Checkpoint; c != nil {
@@ -128,7 +139,7 @@ func writeTraining(w io.Writer, r *result.Run) error {
 	fmt.Fprintf(w, "\nTraining: %s on %s x%d, batches of %d, %d read threads, %d batches ahead, %v of computation a batch; AU target %.0f%%\n",
 		t0.Model, t0.Accelerator, t0.Accelerators, t0.BatchSize, t0.ReadThreads, t0.Prefetch, t0.Compute, 100*t0.AUTarget)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "EPOCH\tACCELERATORS\tAU\tAU MIN\tAU MAX\tSAMPLES/s\tMB/s\tWAIT P50 ms\tWAIT P99 ms\tSTEPS\tERRORS\t")
+	fmt.Fprintln(tw, "EPOCH\t"+trainingHead)
 	var sum float64
 	met := true
 	for _, s := range steps {
@@ -136,7 +147,7 @@ func writeTraining(w io.Writer, r *result.Run) error {
 		if err := trainingRow(tw, fmt.Sprint(t.Epoch), t); err != nil {
 			return fmt.Errorf("%s: %w", s.Stage, err)
 		}
-		sum += t.AU()
+		sum += min(t.AU(), t.AUAsked())
 		met = met && t.Met()
 	}
 	if err := tw.Flush(); err != nil {
@@ -161,6 +172,10 @@ func clients(r *result.Run) string {
 	return " from this client"
 }
 
+// trainingHead heads a row of trainingRow: COMPUTE is the computation a
+// step took (the asked time, and the timers' lateness).
+const trainingHead = "ACCELERATORS\tAU\tAU MIN\tAU MAX\tCOMPUTE ms\tSAMPLES/s\tMB/s\tWAIT P50 ms\tWAIT P99 ms\tSTEPS\tERRORS\t"
+
 func trainingRow(tw io.Writer, label string, t *result.Training) error {
 	wait, err := t.WaitPercentiles()
 	if err != nil {
@@ -171,8 +186,8 @@ func trainingRow(tw io.Writer, label string, t *result.Training) error {
 	if len(t.Loaders) > 0 {
 		steps = t.Loaders[0].Steps
 	}
-	fmt.Fprintf(tw, "%s\t%d\t%.1f%%\t%.1f%%\t%.1f%%\t%.1f\t%.1f\t%s\t%s\t%d\t%d\t\n", label, t.Accelerators, 100*t.AU(), 100*lo, 100*hi,
-		t.SamplesPerSec(), t.BytesPerSec()/1e6, waitMs(wait, wait.P50), waitMs(wait, wait.P99), steps, t.Errors())
+	fmt.Fprintf(tw, "%s\t%d\t%.1f%%\t%.1f%%\t%.1f%%\t%.2f\t%.1f\t%.1f\t%s\t%s\t%d\t%d\t\n", label, t.Accelerators, 100*t.AU(), 100*lo, 100*hi,
+		float64(t.ComputePerStep())/1e6, t.SamplesPerSec(), t.BytesPerSec()/1e6, waitMs(wait, wait.P50), waitMs(wait, wait.P99), steps, t.Errors())
 	return nil
 }
 
@@ -241,7 +256,7 @@ func writeSearch(w io.Writer, r *result.Run) error {
 		fmt.Fprintf(w, "\nFind-max: %s on %s, rounds of %d steps an accelerator; AU target %.0f%%\n", t0.Model, t0.Accelerator,
 			roundSteps(t0), 100*t0.AUTarget)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "ROUND\tACCELERATORS\tAU\tAU MIN\tAU MAX\tSAMPLES/s\tMB/s\tWAIT P50 ms\tWAIT P99 ms\tSTEPS\tERRORS\t")
+		fmt.Fprintln(tw, "ROUND\t"+trainingHead)
 		for j := range s.Training {
 			if err := trainingRow(tw, fmt.Sprint(j+1), &s.Training[j]); err != nil {
 				return err

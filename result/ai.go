@@ -64,6 +64,16 @@ func (l Loader) AU() float64 {
 	return float64(l.Compute) / float64(l.Wall)
 }
 
+// AUAt is the loader's AU had each counted step computed exactly c: an
+// emulator that overslept its computation (a client short of CPU keeps
+// time late) would otherwise count its lateness as computation.
+func (l Loader) AUAt(c time.Duration) float64 {
+	if l.Wall <= 0 || l.Steps < 2 {
+		return 0
+	}
+	return float64(time.Duration(l.Steps-1)*c) / float64(l.Wall)
+}
+
 // AU is the step's accelerator utilisation, the mean of its loaders'.
 func (t *Training) AU() float64 {
 	if len(t.Loaders) == 0 {
@@ -88,8 +98,44 @@ func (t *Training) AURange() (lo, hi float64) {
 	return lo, hi
 }
 
-// Met reports whether the step kept its AU target.
-func (t *Training) Met() bool { return t.AU() >= t.AUTarget }
+// AUAsked is the mean of the loaders' AU at the computation asked
+// (Loader.AUAt): below AU when the emulator overslept.
+func (t *Training) AUAsked() float64 {
+	if len(t.Loaders) == 0 {
+		return 0
+	}
+	var s float64
+	for _, l := range t.Loaders {
+		s += l.AUAt(t.Compute)
+	}
+	return s / float64(len(t.Loaders))
+}
+
+// ComputePerStep is the computation the loaders' counted steps took, on
+// average (the asked Compute, plus the timers' lateness).
+func (t *Training) ComputePerStep() time.Duration {
+	var c time.Duration
+	n := 0
+	for _, l := range t.Loaders {
+		c += l.Compute
+		n += max(l.Steps-1, 0)
+	}
+	if n == 0 {
+		return 0
+	}
+	return c / time.Duration(n)
+}
+
+// Late reports whether the emulated computation took clearly longer than
+// asked (5% and 1 ms): the client fell behind its own timers, and AU, which
+// counts that time as computation, overstates what the store did.
+func (t *Training) Late() bool {
+	return t.ComputePerStep() > t.Compute+t.Compute/20+time.Millisecond
+}
+
+// Met reports whether the step kept its AU target, by DLIO's AU and by
+// the AU at the computation asked (the lower of the two decides).
+func (t *Training) Met() bool { return min(t.AU(), t.AUAsked()) >= t.AUTarget }
 
 // SamplesPerSec is the samples all accelerators consumed per second, each
 // over the steps that count and their wall time (DLIO's throughput,

@@ -73,8 +73,8 @@ func TestAUAgainstAStoreOfKnownLatency(t *testing.T) {
 				t.Fatalf("%d steps, %d errors", l.Steps, tr.Errors())
 			}
 			perStep := l.Compute / time.Duration(l.Steps-1)
-			if perStep < c.compute || perStep > c.compute+20*time.Millisecond {
-				t.Errorf("computation %v a step, want %v (and a timer's overshoot)", perStep, c.compute)
+			if perStep < c.compute {
+				t.Errorf("computation %v a step, less than the %v asked", perStep, c.compute)
 			}
 			read := time.Duration(res.Steps[len(res.Steps)-1].Streams[0].Totals[0].Latency.Avg * float64(time.Microsecond))
 			if read < c.delay {
