@@ -23,12 +23,20 @@ func TestAITrainOnTheEmbeddedServer(t *testing.T) {
 	dir := t.TempDir()
 	args := append([]string{"ai", "train", "--accelerators", "2", "--epochs", "2", "-o", "r.json"}, small...)
 	r := objbench(t, dir, nil, args...).mustSucceed(t)
-	for _, want := range []string{"warning: the data set (", "Training: cosmoflow on h100 x2", "this store fed 2 H100 (cosmoflow) from this client"} {
+	res := readResult(t, filepath.Join(dir, "r.json"))
+	// Whether the store kept up depends on this machine's load: the
+	// verdict must be the one the file's figures give.
+	verdict := "this store fed 2 H100 (cosmoflow) from this client"
+	for _, st := range res.Steps {
+		if len(st.Training) == 1 && !st.Training[0].Met() {
+			verdict = "this store did not feed 2 H100 (cosmoflow) from this client"
+		}
+	}
+	for _, want := range []string{"warning: the data set (", "Training: cosmoflow on h100 x2", verdict} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, r.stdout)
 		}
 	}
-	res := readResult(t, filepath.Join(dir, "r.json"))
 	epochs := 0
 	for _, st := range res.Steps {
 		if len(st.Training) == 0 {
@@ -47,7 +55,7 @@ func TestAITrainOnTheEmbeddedServer(t *testing.T) {
 		t.Fatalf("%d epochs in the result", epochs)
 	}
 	rep := objbench(t, dir, nil, "report", "r.json").mustSucceed(t)
-	if !strings.Contains(rep.stdout, "this store fed 2 H100") {
+	if !strings.Contains(rep.stdout, verdict) {
 		t.Errorf("report of the file lacks the training table:\n%s", rep.stdout)
 	}
 	objbench(t, dir, nil, "compare", "r.json", "r.json").mustSucceed(t)

@@ -236,6 +236,9 @@ func (s *streamRun) sweepEachSecond(done <-chan struct{}) {
 
 func (s *streamRun) result(stopCtx context.Context) (result.Stream, error) {
 	secs, win := s.series.Finish()
+	if s.script != nil { // a script's ops are no steady loop: its rates are over the whole step
+		win = s.series.Span()
+	}
 	if c := s.counted; c != nil { // the ramps' seconds are not part of the result
 		kept := secs[:0]
 		for _, sec := range secs {

@@ -264,6 +264,31 @@ func (s *Series) window() result.Window {
 	if w := result.SnapWindow(result.Window{Start: first.Seconds(), End: last.Seconds()}); w.Duration() > 0 {
 		return w
 	}
-	end := int64(lastEnd/result.Tick) + 1 // through the tick of the last op end
-	return result.Window{Start: 0, End: result.TickSeconds(end)}
+	return spanTo(lastEnd)
+}
+
+// spanTo is the window from the step's start through the tick of end.
+func spanTo(end time.Duration) result.Window {
+	return result.Window{Start: 0, End: result.TickSeconds(int64(end/result.Tick) + 1)}
+}
+
+// Span is the window from the step's start through the tick of the last
+// op's end: the whole step, for streams whose ops are not a steady loop
+// (a script's: a checkpoint's ranks, a training epoch), where the common
+// window of the workers' first and last ops would hold next to nothing.
+// Call it after Finish.
+func (s *Series) Span() result.Window {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var lastEnd time.Duration
+	n := 0
+	for _, r := range s.recorders {
+		if _, l, ok := r.span(); ok && !r.spanless {
+			lastEnd, n = max(lastEnd, l), n+1
+		}
+	}
+	if n == 0 {
+		return result.Window{}
+	}
+	return spanTo(lastEnd)
 }

@@ -77,6 +77,13 @@ func AIWarnings(r *result.Run) []string {
 	return out
 }
 
+// WriteAIWarnings prints AIWarnings, each a line "warning: ...".
+func WriteAIWarnings(w io.Writer, r *result.Run) {
+	for _, warn := range AIWarnings(r) {
+		fmt.Fprintf(w, "warning: %s\n", warn)
+	}
+}
+
 // generatorCores is how many cores the payload generator needed for a
 // save's rate (0 when not measured, or for a load).
 func generatorCores(c *result.Checkpoint) float64 {

@@ -72,9 +72,7 @@ func multiStream(r *result.Run) bool {
 // WriteTable prints the latency/throughput table, a TTFB table for ops that
 // have one, errors by class, and one line per step on the client's cost.
 func WriteTable(w io.Writer, r *result.Run) error {
-	for _, warn := range AIWarnings(r) {
-		fmt.Fprintf(w, "warning: %s\n", warn)
-	}
+	WriteAIWarnings(w, r)
 	if err := WriteRates(w, r); err != nil {
 		return err
 	}

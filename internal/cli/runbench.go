@@ -250,6 +250,7 @@ func finish(env Env, o *benchOptions, res *result.Run, out string, runErr error,
 	write := report.WriteTable
 	if o.quiet {
 		write = func(w io.Writer, r *result.Run) error { // an AI run's own figures are its main table
+			report.WriteAIWarnings(w, r)
 			return errors.Join(report.WriteRates(w, r), report.WriteAI(w, r))
 		}
 	}
