@@ -211,11 +211,18 @@ func waitMs(p result.Percentiles, us int64) string {
 // verdict on the steps that missed: the client's CPU, the network, or
 // (no resource of the client saturated) the store.
 func shortSide(r *result.Run, steps []*result.Step) string {
-	if r.System == nil {
-		return "unknown (the machine was not watched)"
-	}
 	var sides []string
-	for _, v := range r.System.Verdicts {
+	for _, s := range steps {
+		if t := &s.Training[0]; !t.Met() && t.Late() {
+			sides = append(sides, "the client's CPU (its computation timers ran late)")
+			break
+		}
+	}
+	var verdicts []result.StepVerdict
+	if r.System != nil {
+		verdicts = r.System.Verdicts
+	}
+	for _, v := range verdicts {
 		if v.Step >= len(r.Steps) {
 			continue
 		}
@@ -239,7 +246,7 @@ func shortSide(r *result.Run, steps []*result.Step) string {
 		}
 	}
 	if len(sides) == 0 {
-		return "unknown (the verdict judged no step that missed)"
+		return "unknown (the machine's verdict judged no step that missed)"
 	}
 	return strings.Join(sides, "; ")
 }

@@ -124,8 +124,12 @@ func Train(c TrainConfig) (*Plan, error) {
 		}
 	}
 	p := newPlan(workload.Spec{Name: fmt.Sprintf("ai train %s on %s", w.Model, w.Accelerator), Dataset: ds.Name})
-	p.line("data set %s: %d files of %s on average (%d samples of %d bytes each), %s in all, under %s", ds.Name, ds.Files,
-		sizeText(ds.FileBytes()), ds.SamplesPerFile, ds.RecordBytes, sizeText(ds.Bytes()), workload.DatasetNamespace(ds.Name))
+	inside := fmt.Sprintf("%d samples of %d bytes each", ds.SamplesPerFile, ds.RecordBytes)
+	if ds.SamplesPerFile == 1 {
+		inside = fmt.Sprintf("one sample each, %d bytes on average", ds.RecordBytes)
+	}
+	p.line("data set %s: %d files of %s (%s), %s in all, under %s", ds.Name, ds.Files,
+		sizeText(ds.FileBytes()), inside, sizeText(ds.Bytes()), workload.DatasetNamespace(ds.Name))
 	if c.Generate {
 		planGenerate(p, c, ds)
 	} else {
