@@ -23,10 +23,16 @@ import (
 // and a signed trailer's signature is checked too. The trailers (a
 // flexible checksum) are kept for the operation to check against the body.
 
-// isAWSChunked reports whether r's body is aws-chunked.
+// isAWSChunked reports whether r's body is aws-chunked: a streaming
+// payload hash says so, or Content-Encoding with the decoded length. A
+// Content-Encoding naming aws-chunked over a plain body (and no decoded
+// length) is only dropped from the object's encoding, as S3 does.
 func isAWSChunked(r *http.Request) bool {
-	return strings.HasPrefix(r.Header.Get("X-Amz-Content-Sha256"), "STREAMING-") ||
-		hasToken(r.Header.Get("Content-Encoding"), "aws-chunked")
+	if strings.HasPrefix(r.Header.Get("X-Amz-Content-Sha256"), "STREAMING-") {
+		return true
+	}
+	_, decoded := r.Header["X-Amz-Decoded-Content-Length"]
+	return decoded && hasToken(r.Header.Get("Content-Encoding"), "aws-chunked")
 }
 
 // unwrapAWSChunked replaces r's body by the decoded payload and rewrites the

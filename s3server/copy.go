@@ -222,18 +222,21 @@ func (s *service) uploadPartCopy(c *call, u *upload, n int) error {
 }
 
 // copyRange reads x-amz-copy-source-range ("bytes=a-b", inside the
-// source); "" is the whole source.
+// source); "" is the whole source. One that does not parse is 400
+// InvalidArgument, one past the source 416 InvalidRange.
 func copyRange(v string, size int64) (start, length int64, err error) {
 	if v == "" {
 		return 0, size, nil
 	}
-	bad := errorf(http.StatusRequestedRangeNotSatisfiable, "InvalidRange", "The requested range is not satisfiable")
 	spec, ok := strings.CutPrefix(v, "bytes=")
 	first, last, ok2 := strings.Cut(spec, "-")
 	a, aerr := strconv.ParseInt(first, 10, 64)
 	b, berr := strconv.ParseInt(last, 10, 64)
-	if !ok || !ok2 || aerr != nil || berr != nil || a < 0 || b < a || b >= size {
-		return 0, 0, bad
+	if !ok || !ok2 || aerr != nil || berr != nil || a < 0 || b < a {
+		return 0, 0, errInvalidArgument("The x-amz-copy-source-range value must be of the form bytes=first-last where first and last are the zero-based offsets of the first and last bytes to copy")
+	}
+	if b >= size {
+		return 0, 0, errorf(http.StatusRequestedRangeNotSatisfiable, "InvalidRange", "The requested range is not satisfiable")
 	}
 	return a, b - a + 1, nil
 }

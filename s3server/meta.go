@@ -3,6 +3,7 @@ package s3server
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -104,8 +105,7 @@ type tag struct {
 	Value string `json:"v" xml:"Value"`
 }
 
-// parseTagQuery reads x-amz-tagging (URL-encoded "k1=v1&k2=v2"), tags
-// in the order given.
+// parseTagQuery reads x-amz-tagging (URL-encoded "k1=v1&k2=v2").
 func parseTagQuery(v string) ([]tag, error) {
 	var tags []tag
 	for pair := range strings.SplitSeq(v, "&") {
@@ -140,6 +140,7 @@ func checkTags(tags []tag) error {
 		}
 		seen[t.Key] = true
 	}
+	slices.SortFunc(tags, func(x, y tag) int { return strings.Compare(x.Key, y.Key) }) // S3 lists tags by key
 	return nil
 }
 

@@ -43,9 +43,14 @@ func (s *service) getObject(c *call) error {
 		h["Content-Range"] = []string{"bytes " + strconv.FormatInt(rng.start, 10) + "-" +
 			strconv.FormatInt(rng.start+rng.length-1, 10) + "/" + strconv.FormatInt(obj.size, 10)}
 	}
-	if !rng.partial || rng.part > 0 {
-		if v, ok := c.r.Header["X-Amz-Checksum-Mode"]; ok && strings.EqualFold(v[0], "ENABLED") && rng.part <= 1 {
-			setChecksumHeaders(h, obj.attrs.sum)
+	if v, ok := c.r.Header["X-Amz-Checksum-Mode"]; ok && strings.EqualFold(v[0], "ENABLED") {
+		switch sum := obj.attrs.sum; {
+		case rng.part > 0 && len(obj.parts) > 0: // a part: its own checksum
+			if rng.part <= len(obj.attrs.partSums) {
+				setChecksumHeaders(h, checksum{Alg: sum.Alg, Value: obj.attrs.partSums[rng.part-1], Type: sum.Type})
+			}
+		case !rng.partial:
+			setChecksumHeaders(h, sum)
 		}
 	}
 	setSSEHeaders(h, obj.attrs)
