@@ -52,7 +52,7 @@ type Config struct {
 	// ReadTimeout is how long a client may send nothing: while the
 	// request's headers arrive (all of them within it), and between reads
 	// of its body (400 RequestTimeout, as S3 answers, and the connection
-	// is closed). 0 is one minute.
+	// is closed). 0 is 30 seconds (S3 gives up after about 20).
 	ReadTimeout time.Duration
 	// MaxConns limits the connections served at once; more wait to be
 	// accepted, and the log says so once each time the limit is reached.
@@ -140,7 +140,7 @@ func NewHandler(ctx context.Context, c Config) (http.Handler, error) {
 
 func withDefaults(c Config) Config {
 	c.Region = cmp.Or(c.Region, "us-east-1")
-	c.ReadTimeout = cmp.Or(c.ReadTimeout, time.Minute)
+	c.ReadTimeout = cmp.Or(c.ReadTimeout, 30*time.Second)
 	c.MaxConns = cmp.Or(c.MaxConns, 10000)
 	return c
 }

@@ -80,7 +80,7 @@ ca.pem: AWS_CA_BUNDLE for the aws CLI and SDKs, --ca-bundle for objbench.`,
 	f.StringVar(&c.CertDir, "cert-dir", "", "with --tls: keep ca.pem, cert.pem and key.pem here, reused next time (default: a temporary directory)")
 	f.StringVar(&c.Region, "region", "us-east-1", "the region clients sign for; a request signed for another is refused (400 AuthorizationHeaderMalformed), as S3 refuses it")
 	f.IntVar(&c.MaxConns, "max-conns", 10000, "connections served at once; more wait to be accepted (and the log says so)")
-	f.DurationVar(&c.ReadTimeout, "read-timeout", time.Minute, "how long a client may send nothing while its headers or body are due (then 400 RequestTimeout, and disconnected)")
+	f.DurationVar(&c.ReadTimeout, "read-timeout", 30*time.Second, "how long a client may send nothing while its headers or body are due (then 400 RequestTimeout, and disconnected)")
 	f.BoolVar(&null, "null", false, "keep no data: PUT bodies are read and dropped, GET answers the object's size in zeros (the client's own ceiling)")
 	return cmd
 }
