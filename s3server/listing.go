@@ -165,32 +165,11 @@ func (s *service) listObjects(c *call) error {
 		return err
 	}
 	v2 := c.query("list-type") == "2"
-	// V1 sends Prefix as given even with encoding-type=url (botocore does
-	// not decode it); V2 encodes it.
-	res := listResult{Xmlns: s3ns, Name: bk.name, Prefix: p.prefix, MaxKeys: p.maxKeys, Delimiter: p.enc(p.delimiter)}
-	if p.encode {
-		res.EncodingType = "url"
+	res, err := listStart(c, bk.name, &p, v2)
+	if err != nil {
+		return err
 	}
 	withOwner := !v2 || c.query("fetch-owner") == "true"
-	if v2 {
-		p.start = c.query("start-after")
-		res.StartAfter, res.Prefix = p.enc(p.start), p.enc(p.prefix)
-		if c.q.Has("continuation-token") {
-			tok := c.query("continuation-token")
-			after, err := base64.RawURLEncoding.DecodeString(tok)
-			if err != nil {
-				return errInvalidArgument("The continuation token provided is incorrect")
-			}
-			res.ContinuationToken = &tok
-			if tok != "" {
-				p.start = string(after)
-			}
-		}
-	} else {
-		p.start = c.query("marker")
-		m := p.enc(p.start)
-		res.Marker = &m
-	}
 	last := ""
 	bk.mu.RLock()
 	bk.scan(p, currentVisible, func(key string, vs *versions, common string) bool {
@@ -224,4 +203,36 @@ func (s *service) listObjects(c *call) error {
 	}
 	writeXML(c.w, res)
 	return nil
+}
+
+// listStart is a listing's answer before its entries, and where in the
+// bucket it starts (V1: marker; V2: start-after, then a continuation
+// token).
+func listStart(c *call, bucket string, p *listPage, v2 bool) (listResult, error) {
+	// V1 sends Prefix as given even with encoding-type=url (botocore does
+	// not decode it); V2 encodes it.
+	res := listResult{Xmlns: s3ns, Name: bucket, Prefix: p.prefix, MaxKeys: p.maxKeys, Delimiter: p.enc(p.delimiter)}
+	if p.encode {
+		res.EncodingType = "url"
+	}
+	if !v2 {
+		p.start = c.query("marker")
+		m := p.enc(p.start)
+		res.Marker = &m
+		return res, nil
+	}
+	p.start = c.query("start-after")
+	res.StartAfter, res.Prefix = p.enc(p.start), p.enc(p.prefix)
+	if c.q.Has("continuation-token") {
+		tok := c.query("continuation-token")
+		after, err := base64.RawURLEncoding.DecodeString(tok)
+		if err != nil {
+			return res, errInvalidArgument("The continuation token provided is incorrect")
+		}
+		res.ContinuationToken = &tok
+		if tok != "" {
+			p.start = string(after)
+		}
+	}
+	return res, nil
 }
