@@ -2,18 +2,25 @@ package s3server_test
 
 import (
 	"bytes"
+	"crypto/hmac"
 	"crypto/md5"
 	"crypto/sha1"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
+	"encoding/hex"
 	"fmt"
 	"hash"
 	"hash/crc32"
 	"hash/crc64"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 	"github.com/objbench/objbench/s3server"
 )
 
@@ -190,4 +197,105 @@ func TestDefaultChecksum(t *testing.T) {
 			t.Fatalf("GET of a multipart object with checksum mode: %v", r.header)
 		}
 	})
+}
+
+// A signed aws-chunked body with a signed trailer
+// (STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER): stored when the trailer's
+// checksum and signature hold; refused when the checksum does not match
+// the body (BadDigest) or the trailer's signature is not the chain's
+// (SignatureDoesNotMatch), and nothing stored.
+func TestSignedTrailer(t *testing.T) {
+	s := start(t, s3server.Config{Buckets: []string{bucket}})
+	data := payload(70_000, 81)
+	right := sums(data)["crc32"]
+	for _, c := range []struct {
+		name, sum string
+		forge     bool
+		status    int
+		code      string
+	}{
+		{"good", right, false, 200, ""},
+		{"wrong checksum", sums(data[1:])["crc32"], false, 400, "BadDigest"},
+		{"forged trailer", right, true, 403, "SignatureDoesNotMatch"},
+	} {
+		u := s.Endpoint() + "/" + bucket + "/trailer-" + strings.ReplaceAll(c.name, " ", "-")
+		r := signedTrailerPut(t, s, u, data, c.sum, c.forge)
+		if r.status != c.status || !strings.Contains(string(r.body), c.code) {
+			t.Errorf("%s: %d %s", c.name, r.status, r.body)
+		}
+		got := do(t, "GET", u, nil, map[string]string{"x-amz-checksum-mode": "ENABLED"})
+		switch {
+		case c.status == 200 && (!bytes.Equal(got.body, data) || got.header.Get("X-Amz-Checksum-Crc32") != right):
+			t.Errorf("%s: GET %d, %d bytes, checksum %q", c.name, got.status, len(got.body), got.header.Get("X-Amz-Checksum-Crc32"))
+		case c.status != 200 && got.status != 404:
+			t.Errorf("%s: a refused upload was stored (%d)", c.name, got.status)
+		}
+	}
+}
+
+// signedTrailerPut uploads data with signed chunks and a signed CRC32
+// trailer of value sum, signed as AWS documents it ("Signature
+// calculations for the Authorization header: transferring payload in
+// multiple chunks", trailing headers); forge signs the trailer with a
+// wrong previous signature.
+func signedTrailerPut(t *testing.T, s *s3server.Server, u string, data []byte, sum string, forge bool) response {
+	t.Helper()
+	const sha = "STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER"
+	req, _ := http.NewRequestWithContext(t.Context(), "PUT", u, nil)
+	req.Header.Set("Content-Encoding", "aws-chunked")
+	req.Header.Set("X-Amz-Decoded-Content-Length", fmt.Sprint(len(data)))
+	req.Header.Set("X-Amz-Trailer", "x-amz-checksum-crc32")
+	req.Header.Set("X-Amz-Content-Sha256", sha)
+	now := time.Now().UTC()
+	creds := aws.Credentials{AccessKeyID: s.AccessKey(), SecretAccessKey: s.SecretKey()}
+	if err := v4.NewSigner(func(o *v4.SignerOptions) { o.DisableURIPathEscaping = true }).SignHTTP(t.Context(), creds, req, sha, "s3", "us-east-1", now); err != nil {
+		t.Fatal(err)
+	}
+	_, seedHex, _ := strings.Cut(req.Header.Get("Authorization"), "Signature=")
+	seed, _ := hex.DecodeString(seedHex)
+	chain := v4.NewStreamSigner(creds, "s3", "us-east-1", seed)
+	var b bytes.Buffer
+	prev := seedHex
+	for rest := data; ; {
+		n := min(len(rest), 30_000)
+		sig, err := chain.GetSignature(t.Context(), nil, rest[:n], now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prev = hex.EncodeToString(sig)
+		fmt.Fprintf(&b, "%x;chunk-signature=%s\r\n", n, prev)
+		if n == 0 {
+			break
+		}
+		b.Write(rest[:n])
+		b.WriteString("\r\n")
+		rest = rest[n:]
+	}
+	trailer := "x-amz-checksum-crc32:" + sum + "\n"
+	if forge {
+		prev = strings.Repeat("0", 64)
+	}
+	key := []byte("AWS4" + s.SecretKey())
+	for _, part := range []string{now.Format("20060102"), "us-east-1", "s3", "aws4_request"} {
+		key = hmacSum(key, part)
+	}
+	th := sha256.Sum256([]byte(trailer))
+	sts := "AWS4-HMAC-SHA256-TRAILER\n" + now.Format("20060102T150405Z") + "\n" + now.Format("20060102") + "/us-east-1/s3/aws4_request\n" +
+		prev + "\n" + hex.EncodeToString(th[:])
+	fmt.Fprintf(&b, "x-amz-checksum-crc32:%s\r\nx-amz-trailer-signature:%s\r\n\r\n", sum, hex.EncodeToString(hmacSum(key, sts)))
+	req.ContentLength = int64(b.Len())
+	req.Body = io.NopCloser(&b)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return response{resp.StatusCode, resp.Header, body}
+}
+
+func hmacSum(key []byte, data string) []byte {
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte(data))
+	return m.Sum(nil)
 }
