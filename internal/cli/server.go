@@ -5,7 +5,9 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
+	"io"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -108,9 +110,8 @@ func runFaultServer(ctx context.Context, env Env, c s3server.Config, delay time.
 		kind = "null: no data kept; " + kind
 	}
 	fmt.Fprintf(env.Stdout, "objbench S3 server (%s) listening\n  endpoint:  %s\n  buckets:   [%s]\n", kind, srv.Endpoint(), bucket)
-	if fc.AccessKey != "" {
-		printKeys(env, fc.AccessKey, fc.SecretKey, c.SecretKey != "", srv.Endpoint())
-	}
+	printClientSetup(env.Stdout, clientSetup{endpoint: srv.Endpoint(), access: fc.AccessKey, secret: fc.SecretKey,
+		secretGiven: c.SecretKey != "", bucket: bucket})
 	fmt.Fprintln(env.Stdout, "Ctrl-C stops it.")
 	<-ctx.Done()
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
@@ -133,9 +134,14 @@ func runServer(ctx context.Context, env Env, c s3server.Config) error {
 	}
 	fmt.Fprintf(env.Stdout, "objbench S3 server (%s) listening\n  endpoint:  %s\n  buckets:   %v\n", where, srv.Endpoint(), c.Buckets)
 	if srv.CAFile() != "" {
-		fmt.Fprintf(env.Stdout, "  CA file:   %s\n  export AWS_CA_BUNDLE=%s\n", srv.CAFile(), srv.CAFile())
+		fmt.Fprintf(env.Stdout, "  CA file:   %s\n", srv.CAFile())
 	}
-	printKeys(env, srv.AccessKey(), srv.SecretKey(), c.SecretKey != "", srv.Endpoint())
+	var bucket string
+	if len(c.Buckets) > 0 {
+		bucket = c.Buckets[0]
+	}
+	printClientSetup(env.Stdout, clientSetup{endpoint: srv.Endpoint(), access: srv.AccessKey(), secret: srv.SecretKey(),
+		secretGiven: c.SecretKey != "", noAuth: c.NoAuth, caFile: srv.CAFile(), region: c.Region, bucket: bucket})
 	fmt.Fprintln(env.Stdout, "Ctrl-C stops it.")
 	<-ctx.Done()
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
@@ -143,14 +149,39 @@ func runServer(ctx context.Context, env Env, c s3server.Config) error {
 	return srv.Close(sctx)
 }
 
-// printKeys tells the user how clients reach the server. A generated
-// secret is printed (no one could use the server otherwise; it belongs to
-// this throwaway server only); a secret the user gave (--secret-key) is
-// theirs already and is never printed.
-func printKeys(env Env, access, secret string, given bool, endpoint string) {
-	if given {
-		fmt.Fprintf(env.Stdout, "  export AWS_ACCESS_KEY_ID=%s AWS_ENDPOINT_URL=%s\n  and AWS_SECRET_ACCESS_KEY: the --secret-key given (not shown)\n", access, endpoint)
-		return
+// clientSetup is what a client needs to reach the server.
+type clientSetup struct {
+	endpoint, access, secret, caFile, region, bucket string
+	secretGiven, noAuth                              bool
+}
+
+// printClientSetup prints a block that works as pasted into a shell: the
+// environment objbench, the aws CLI and boto3 all read (the region too,
+// which the server checks signatures against, so that a region from the
+// user's own config cannot break it), then a first command of each. A
+// generated secret is printed (no one could use the server otherwise; it
+// belongs to this throwaway server only); a secret the user gave
+// (--secret-key) is theirs already and is never printed. A server that
+// checks nothing still needs keys from the tools, any keys.
+func printClientSetup(w io.Writer, c clientSetup) {
+	access, secret := c.access, c.secret
+	if access == "" || c.noAuth {
+		access, secret = "any", "any"
 	}
-	fmt.Fprintf(env.Stdout, "  export AWS_ACCESS_KEY_ID=%s AWS_SECRET_ACCESS_KEY=%s AWS_ENDPOINT_URL=%s\n", access, secret, endpoint)
+	vars := []string{"AWS_ACCESS_KEY_ID=" + access}
+	if !c.secretGiven || c.noAuth {
+		vars = append(vars, "AWS_SECRET_ACCESS_KEY="+secret)
+	}
+	vars = append(vars, "AWS_ENDPOINT_URL="+c.endpoint, "AWS_REGION="+cmp.Or(c.region, "us-east-1"))
+	if c.caFile != "" {
+		vars = append(vars, "AWS_CA_BUNDLE="+c.caFile)
+	}
+	fmt.Fprintln(w, "Paste into a shell (objbench, the aws CLI and boto3 read these):")
+	fmt.Fprintf(w, "  export %s\n", strings.Join(vars, " "))
+	if c.secretGiven && !c.noAuth {
+		fmt.Fprintln(w, "  # and export AWS_SECRET_ACCESS_KEY=<the --secret-key you gave> (not shown)")
+	}
+	bucket := cmp.Or(c.bucket, "objbench")
+	fmt.Fprintf(w, "then, for example:\n  objbench run --bucket %s\n  aws s3 ls s3://%s\n", bucket, bucket)
+	fmt.Fprintf(w, "  python3 -c 'import boto3; print(boto3.client(\"s3\").list_objects_v2(Bucket=\"%s\").get(\"KeyCount\", 0))'\n", bucket)
 }
