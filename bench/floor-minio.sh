@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The client-CPU floors for a 4 KiB GET against a local MinIO on 127.0.0.1
 # (net/http, a hand-written HTTP/1.1 loop, objbench's store over its direct
-# and net/http clients), at concurrency 1 and 8. See docs/design-notes.md.
+# and net/http clients), at concurrency 1 and 8. See docs/design/001-s3-request-path.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 go build -o bin/floor ./bench/floor

@@ -18,7 +18,7 @@ import (
 //
 // Nothing is deflated per histogram: merging a 100-worker hour adds
 // 720,000 of them, and inflating each cost more than the adding
-// (docs/design-notes.md). A file compresses a stream's seconds as a
+// (docs/design/040-result-packing.md). A file compresses a stream's seconds as a
 // whole instead (packstream.go), whose header says the form of its
 // histograms. In memory, OpSecond's histogram strings hold a tag and the
 // payload; DecodeHistogram and the merge read both forms and the V2 text

@@ -6,7 +6,7 @@ package result
 // (packedsplit_amd64.s): a merge's inner loop, six instructions a bucket
 // and about twenty for each eight, where Go's compiler made nine and
 // sixty (it kept the counts on the stack). go test -bench
-// AddPacked/split against -tags purego: docs/design-notes.md.
+// AddPacked/split against -tags purego: docs/design/041-merge.md.
 //
 // What the assembly reads and writes is bounded here: eight gaps from
 // below wide (at most len(g)-8), four bytes of counts from below wide/4

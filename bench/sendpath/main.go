@@ -2,7 +2,7 @@
 
 // Command sendpath measures what sending bytes over loopback TCP costs
 // the sender, several ways, so the choice of how objbench writes large
-// PUT bodies rests on numbers (docs/design-notes.md, "Large PUTs"):
+// PUT bodies rests on numbers (docs/design/003-large-puts-sendfile.md):
 //
 //	write       write(2) of 8 MiB at a time from a buffer in memory (what
 //	            objbench does: the payload block's WriteTo)

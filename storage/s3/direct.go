@@ -25,7 +25,7 @@ type roundTripper interface {
 // writer and parser) on a pooled connection. net/http's Transport instead
 // hands every request to two goroutines per connection; on a 2-core machine
 // beside a local server those handoffs cost about as much client CPU as the
-// request itself (docs/design-notes.md has the measurement;
+// request itself (docs/design/001-s3-request-path.md has the measurement;
 // bench/floor-minio.sh reproduces it).
 type directTransport struct {
 	addr          string // host:port
@@ -81,7 +81,7 @@ type directConn struct {
 
 // sendfileMin is the smallest body the direct transport sends from files
 // by default (directTransport.fileMin). Measured against MinIO on
-// loopback (docs/design-notes.md, "Large PUTs"): sendfile(2) from the
+// loopback (docs/design/003-large-puts-sendfile.md): sendfile(2) from the
 // block's memfd costs the client more CPU than write(2) for bodies of 64
 // KiB to 16 MiB, and about the same or less from 32 MiB.
 const sendfileMin = 32 << 20

@@ -9,7 +9,7 @@
 // payload hash UNSIGNED-PAYLOAD. The SDK's S3 client costs several times the
 // client CPU per request, and even its standalone signer took about 14% of
 // it, which would make the client, not the endpoint, the thing being
-// measured (docs/design-notes.md has the numbers). Tests prove the signatures
+// measured (docs/design/001-s3-request-path.md has the numbers). Tests prove the signatures
 // byte-identical to the SDK's. The SDK's config package is still used once,
 // in New, to resolve credentials (env, shared files, profiles, SSO...) and
 // the region the way the aws CLI does.

@@ -217,7 +217,7 @@ func TestPayloadPutServerClosesMidBody(t *testing.T) {
 }
 
 // By default only bodies of 32 MiB and more go out with sendfile: below
-// that write(2) costs the client less (docs/design-notes.md, "Large PUTs").
+// that write(2) costs the client less (docs/design/003-large-puts-sendfile.md).
 func TestSendfileDefaultThreshold(t *testing.T) {
 	emb := startEmbedded(t, "threshold")
 	s := connect(t, s3.Config{Endpoint: emb.Endpoint(), Bucket: "threshold", AccessKey: emb.AccessKey(), SecretKey: emb.SecretKey()})
