@@ -30,29 +30,6 @@ import (
 // machine's other processes still held most of the CPU, the verdict said
 // so, rightly, and the case is skipped after a few tries.
 
-// spinEnv makes the test binary a CPU spinner (TestMain): one busy
-// thread until it is killed or a minute has passed.
-const spinEnv = "OBJBENCH_E2E_SPIN"
-
-// spinIfAsked is called first in TestMain.
-func spinIfAsked() {
-	if os.Getenv(spinEnv) == "" {
-		return
-	}
-	runtime.GOMAXPROCS(1)
-	deadline := time.Now().Add(time.Minute)
-	x := uint64(1)
-	for time.Now().Before(deadline) {
-		for range 1 << 20 {
-			x = x*6364136223846793005 + 1442695040888963407
-		}
-	}
-	if x == 0 { // never: keeps the loop from being optimised away
-		fmt.Println(x)
-	}
-	os.Exit(0)
-}
-
 // spinners starts n busy processes and waits until each has run.
 func spinners(t *testing.T, n int) {
 	t.Helper()
