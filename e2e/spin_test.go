@@ -29,4 +29,3 @@ func spinIfAsked() {
 	}
 	os.Exit(0)
 }
-
