@@ -113,14 +113,19 @@ func WriteRates(w io.Writer, r *result.Run) error {
 		head += "STREAM\t"
 	}
 	fmt.Fprintln(tw, head+"OP\tCONC\tOPS/S\tTHROUGHPUT\tAVG\tP25\tP50\tP75\tP90\tP99\tP99.9\tMAX\tERR")
+	short := false
 	line := func(step *result.Step, stream string, t result.OpTotal, conc int) {
 		fmt.Fprint(tw, stageName(step)+"\t")
 		if streams {
 			fmt.Fprint(tw, stream+"\t")
 		}
 		p := t.Latency
+		ops, thr := rate(t.OpsPerSec), Bytes(t.BytesPerSec)+"/s"
+		if TooShortToRate(t) {
+			ops, thr, short = "too short", fmt.Sprintf("to rate (%d ops)", t.OK), true
+		}
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\n", t.Op, conc,
-			rate(t.OpsPerSec), Bytes(t.BytesPerSec)+"/s", ms(p.Avg), msi(p.P25), msi(p.P50), msi(p.P75),
+			ops, thr, ms(p.Avg), msi(p.P25), msi(p.P50), msi(p.P75),
 			msi(p.P90), msi(p.P99), msi(p.P999), msi(p.Max), Failures(t))
 	}
 	for i := range r.Steps {
@@ -134,7 +139,25 @@ func WriteRates(w io.Writer, r *result.Run) error {
 			line(st, "*", t, conc)
 		}
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if short {
+		fmt.Fprintln(w, tooShortNote)
+	}
+	return nil
+}
+
+// tooShortNote explains a row without a rate.
+const tooShortNote = "too short to rate: no successful op ended inside the step's window (from the last worker's first op " +
+	"to the first worker's last), so it has no rate; its ops and latencies still count (more ops or a longer --duration give one)"
+
+// TooShortToRate is whether an op's rates mean nothing: it succeeded, but
+// not one whole successful op ended inside the window the rates are taken
+// over (a step of a couple of ops per worker), so they read 0 or a
+// fraction of an op. (A file without window counts keeps its rates.)
+func TooShortToRate(t result.OpTotal) bool {
+	return t.OK > 0 && t.WindowOps < 1 && (t.WindowOps > 0 || t.OpsPerSec == 0)
 }
 
 func writeTTFB(w io.Writer, head string, all []row) {

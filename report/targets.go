@@ -24,6 +24,7 @@ func WriteTargets(w io.Writer, runs []*result.Run) error {
 	}
 	var order []key
 	byKey := map[key][]string{}
+	short := false
 	for _, r := range runs {
 		steps := map[string]int{} // a sweep's stage has several steps: number them
 		for _, st := range r.Steps {
@@ -37,6 +38,10 @@ func WriteTargets(w io.Writer, runs []*result.Run) error {
 			secs := st.Elapsed.Seconds()
 			for _, str := range st.Streams {
 				for _, t := range str.Totals {
+					kbs, ops := rate(t.BytesPerSec/1000), rate(t.OpsPerSec)
+					if TooShortToRate(t) {
+						kbs, ops, short = "too short", "to rate", true
+					}
 					k := key{stageName(st), t.Op}
 					if steps[st.Stage] > 1 {
 						k.step += " #" + strconv.Itoa(st.Step+1)
@@ -46,7 +51,7 @@ func WriteTargets(w io.Writer, runs []*result.Run) error {
 					}
 					byKey[k] = append(byKey[k], fmt.Sprintf("%s\t%s\t%d\t%d\t%s\t%.3f\t%.3f\t%s\t%s\t%s\t%s\t%d",
 						decimalSize(t), r.Target.Label(), str.Concurrency, t.Ops, Bytes(float64(t.Bytes)), secs, str.Window.Duration(),
-						rate(t.BytesPerSec/1000), rate(t.OpsPerSec), msi(t.Latency.P50), msi(t.Latency.P99), Failures(t)))
+						kbs, ops, msi(t.Latency.P50), msi(t.Latency.P99), Failures(t)))
 				}
 			}
 		}
@@ -58,6 +63,9 @@ func WriteTargets(w io.Writer, runs []*result.Run) error {
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	if short {
+		fmt.Fprintln(w, tooShortNote)
 	}
 	_, err := fmt.Fprintln(w, "SIZE is the mean object (KB, MB: powers of 1000); TIME is each step's wall time; KB/s (1 KB = 1000 B) and OPS/S are over its WINDOW, as in each target's table "+
 		"(ramp-up and ramp-down left out; with --fsync at-end the window ends when the final sync returns); latencies in ms")
