@@ -101,7 +101,12 @@ type proc struct {
 // can wrap it), with stderr lines sent on lines and the exit on done.
 func startArgv(t *testing.T, argv []string) *proc {
 	t.Helper()
-	cmd := exec.Command(argv[0], argv[1:]...)
+	return startCmd(t, exec.Command(argv[0], argv[1:]...))
+}
+
+// startCmd starts cmd as startArgv does.
+func startCmd(t *testing.T, cmd *exec.Cmd) *proc {
+	t.Helper()
 	cmd.Dir = t.TempDir()
 	cmd.Env = append(os.Environ(), hostileEnv...)
 	stderr, err := cmd.StderrPipe()
@@ -273,5 +278,34 @@ func TestRefusalsBackOffAndStopTheRun(t *testing.T) {
 	}
 	if !noted {
 		t.Errorf("no step notes the refusal as one period")
+	}
+}
+
+// report and compare honour the first SIGTERM, also while they wait for
+// their input (a pipe whose writer stalls): exit 130 at once (before,
+// they read on, and a big file took 40 s after SIGTERM).
+func TestReportAndCompareHonourTheFirstSIGTERM(t *testing.T) {
+	good := filepath.Join(t.TempDir(), "good.json")
+	objbench(t, t.TempDir(), nil, "put", "--target", "file://"+t.TempDir(), "--ops", "20", "--size", "1KiB", "-q", "--out", good).mustSucceed(t)
+	for _, args := range [][]string{{"report", "/dev/stdin"}, {"compare", good, "/dev/stdin"}} {
+		cmd := exec.Command(binary, args...)
+		in, err := cmd.StdinPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := startCmd(t, cmd)
+		// More than a pipe holds: when the write returns, objbench has
+		// read most of it and waits for the rest (its handler installed).
+		head := `{"schema":10,"tool":{"name":"objbench"},"run_id":"` + strings.Repeat("x", 1<<20)
+		if _, err := io.WriteString(in, head); err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			t.Fatal(err)
+		}
+		if code := s.exit(t, 30*time.Second); code != 130 {
+			t.Errorf("%v: exit %d after SIGTERM, want 130", args, code)
+		}
+		in.Close()
 	}
 }

@@ -13,6 +13,13 @@ import (
 // averaged percentiles. ok is false when the step has fewer than two rows.
 func stepTotal(st *result.Step) (t result.OpTotal, conc int, ok bool) {
 	rows := 0
+	for i := range st.Streams {
+		rows += len(st.Streams[i].Totals)
+	}
+	if rows < 2 { // nothing to sum: no histogram decoded
+		return t, 0, false
+	}
+	rows = 0
 	t = result.OpTotal{Op: "TOTAL"}
 	var merged *hdr.Histogram
 	for i := range st.Streams {

@@ -3,13 +3,16 @@ package result
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/objbench/objbench/atomicfile"
 )
@@ -77,28 +80,60 @@ func Encode(w io.Writer, r *Run) error {
 // records, so what is reported never depends on stored summaries.
 // A file that is not a result is refused as its first bytes show it,
 // before it is read whole.
-func Read(path string) (*Run, error) {
+func Read(path string) (*Run, error) { return ReadContext(context.Background(), path) }
+
+// ReadContext is Read that stops, with ctx's error, when ctx ends: also
+// while it waits for a pipe's writer (/dev/stdin).
+func ReadContext(ctx context.Context, path string) (*Run, error) {
+	b, err := readFile(ctx, path)
+	if err == nil {
+		var r *Run
+		if r, err = decodeBytes(ctx, b); err == nil {
+			return r, nil
+		}
+	}
+	var pe *fs.PathError
+	switch {
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case errors.As(err, &pe): // names the path itself
+		return nil, err
+	}
+	return nil, fmt.Errorf("%s: %w", path, err)
+}
+
+// readFile checks the file at path as it streams by (checkTopLevel), then
+// reads it whole: a regular file again, in one read of its size; a pipe
+// from what the check kept of it.
+func readFile(ctx context.Context, path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if err := checkTopLevel(f); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
+	defer context.AfterFunc(ctx, func() { _ = f.SetReadDeadline(time.Now()) })() // a pipe's reads end
 	info, err := f.Stat()
 	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		var kept bytes.Buffer
+		if err := checkTopLevel(io.TeeReader(f, &kept)); err != nil {
+			return nil, err
+		}
+		if _, err := io.Copy(&kept, f); err != nil {
+			return nil, err
+		}
+		return kept.Bytes(), nil
+	}
+	if err := checkTopLevel(f); err != nil {
 		return nil, err
 	}
 	b := make([]byte, info.Size())
 	if _, err := f.ReadAt(b, 0); err != nil && err != io.EOF {
 		return nil, err
 	}
-	r, err := DecodeBytes(b)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return r, nil
+	return b, nil
 }
 
 // Decode reads a result document of any version up to Version from rd and
@@ -148,7 +183,10 @@ func eachPackedText(r *Run, texts [][]byte, fn func(step, stream int, s *Stream,
 }
 
 // DecodeBytes is Decode of a document in memory.
-func DecodeBytes(doc []byte) (*Run, error) {
+func DecodeBytes(doc []byte) (*Run, error) { return decodeBytes(context.Background(), doc) }
+
+// decodeBytes is DecodeBytes, stopping between streams when ctx ends.
+func decodeBytes(ctx context.Context, doc []byte) (*Run, error) {
 	r, texts, err := decodeMeta(doc)
 	if err != nil {
 		return nil, err
@@ -156,6 +194,9 @@ func DecodeBytes(doc []byte) (*Run, error) {
 	dec := newDecoder()
 	defer dec.Close()
 	err = eachPacked(r, texts, func(_, _ int, s *Stream, blob []byte) (err error) {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		s.Seconds, err = unpack(blob, dec)
 		return err
 	})
@@ -168,6 +209,9 @@ func DecodeBytes(doc []byte) (*Run, error) {
 	for i := range r.Steps {
 		for j := range r.Steps[i].Streams {
 			s := &r.Steps[i].Streams[j]
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
 			totals, err := Summarize(s.Seconds, s.Window)
 			if err != nil {
 				return nil, fmt.Errorf("step %d stream %s: %w", i, s.Name, err)

@@ -235,17 +235,22 @@ func (t *OpTotal) finish(window float64) {
 		t.OpsPerSec = t.WindowOps / window
 		t.BytesPerSec = t.WindowBytes / window
 	}
-	lat := t.acc[0].histogram()
-	t.Latency = percentiles(lat)
+	t.Latency = t.acc[0].percentiles()
 	if t.acc[1] != nil {
-		p := percentiles(t.acc[1].histogram())
+		p := t.acc[1].percentiles()
 		t.TTFB = &p
 	}
 	if t.acc[2] != nil {
-		p := percentiles(t.acc[2].histogram())
+		p := t.acc[2].percentiles()
 		t.Response = &p
 	}
-	t.LatencyHist = EncodeHistogram(lat)
+	t.LatencyHist = ""
+	if lat := t.acc[0]; lat != nil && !lat.empty() {
+		// In the packed form, which costs what the histogram holds: the
+		// V2 form compresses all 184 KiB of the dense one.
+		var w splitWriter
+		t.LatencyHist, _, _ = lat.pack(&w, nil, nil)
+	}
 	t.acc = [3]*pagedHist{}
 }
 

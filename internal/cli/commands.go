@@ -88,7 +88,7 @@ func newReportCommand(env Env) *cobra.Command {
 			}
 			return positional(1, 1, "a result file")(cmd, args)
 		},
-		RunE: func(_ *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkOutputs(output{flag: "--csv", path: csvOut}, output{flag: "--html", path: htmlOut},
 				output{flag: "--hdr-log", path: hdrLog, dir: true}); err != nil {
 				return err
@@ -98,7 +98,10 @@ func newReportCommand(env Env) *cobra.Command {
 			if opLog != "" {
 				res, err = oplog.Rebuild(opLog)
 			} else {
-				res, err = result.Read(args[0])
+				res, err = result.ReadContext(cmd.Context(), args[0])
+			}
+			if cmd.Context().Err() != nil {
+				return errInterrupted // the first signal: nothing more to say
 			}
 			if err != nil {
 				return inputError{err}

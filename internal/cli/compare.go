@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 
@@ -32,8 +33,8 @@ charts (opens offline); the table still prints.`,
   objbench compare --fail-if 'GET:p99.9>+20%' a.json b.json c.json
   objbench compare --html compare.html main.json branch.json`,
 		Args: positional(2, -1, "two or more result files, the base first"),
-		RunE: func(_ *cobra.Command, args []string) error {
-			return runCompare(env, args, failIf, htmlOut)
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runCompare(cmd.Context(), env, args, failIf, htmlOut)
 		},
 	}
 	cmd.Flags().StringArrayVar(&failIf, "fail-if", nil, "exit 1 when a change crosses this threshold, e.g. 'p99>+10%' or 'GET:throughput<-5%' (repeatable)")
@@ -41,7 +42,7 @@ charts (opens offline); the table still prints.`,
 	return cmd
 }
 
-func runCompare(env Env, files, failIf []string, htmlOut string) error {
+func runCompare(ctx context.Context, env Env, files, failIf []string, htmlOut string) error {
 	var thresholds []report.Threshold
 	for _, expr := range failIf {
 		t, err := report.ParseThreshold(expr)
@@ -55,7 +56,10 @@ func runCompare(env Env, files, failIf []string, htmlOut string) error {
 	}
 	runs := make([]*result.Run, len(files))
 	for i, f := range files {
-		r, err := result.Read(f)
+		r, err := result.ReadContext(ctx, f)
+		if ctx.Err() != nil {
+			return errInterrupted
+		}
 		if err != nil {
 			return inputError{err}
 		}
