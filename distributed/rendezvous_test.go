@@ -95,7 +95,9 @@ func TestOffsetAgainstARealStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if off.Error > 100*time.Millisecond || off.Offset > off.Error+5*time.Millisecond || -off.Offset > off.Error+5*time.Millisecond {
+	// The error is about a round trip: on loopback a millisecond, on a
+	// machine whose CPU others hold up to a few hundred.
+	if off.Error > time.Second || off.Offset > off.Error+5*time.Millisecond || -off.Offset > off.Error+5*time.Millisecond {
 		t.Errorf("offset %v ± %v against a clock on this machine", off.Offset, off.Error)
 	}
 }

@@ -81,12 +81,14 @@ func TestSSHLauncherKeepsCredentialsOffArgv(t *testing.T) {
 	objbench := testenv.BuildObjbench(t, t.TempDir())
 	const ak, sk, token = "ssh-test-access", "ssh-test-secret-9f3a", "ssh-test-token-77c1"
 	ctx := context.Background()
-	srv, err := s3server.Start(ctx, s3server.Config{AccessKey: ak, SecretKey: sk, Buckets: []string{"bench", "results"}})
+	// The store's region is the one the keys' case names and the profile's
+	// config gives: a request signed for another is refused, as S3 does.
+	srv, err := s3server.Start(ctx, s3server.Config{AccessKey: ak, SecretKey: sk, Buckets: []string{"bench", "results"}, Region: "eu-west-3"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = srv.Close(context.Background()) })
-	results, err := s3.New(ctx, s3.Config{Endpoint: srv.Endpoint(), Bucket: "results", PathStyle: true, AccessKey: ak, SecretKey: sk, Region: "us-east-1"})
+	results, err := s3.New(ctx, s3.Config{Endpoint: srv.Endpoint(), Bucket: "results", PathStyle: true, AccessKey: ak, SecretKey: sk, Region: "eu-west-3"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,6 +116,9 @@ func TestSSHLauncherKeepsCredentialsOffArgv(t *testing.T) {
 			// The profile, as each host (and this machine, for the merge) has it.
 			creds := "[bench]\naws_access_key_id = " + ak + "\naws_secret_access_key = " + sk + "\n"
 			if err := os.WriteFile(filepath.Join(home, ".aws", "credentials"), []byte(creds), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(home, ".aws", "config"), []byte("[profile bench]\nregion = eu-west-3\n"), 0o600); err != nil {
 				t.Fatal(err)
 			}
 			if err := os.WriteFile(filepath.Join(dir, "hosts"), []byte("# two hosts\nhost-a\nhost-b\n"), 0o644); err != nil {
