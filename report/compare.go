@@ -58,7 +58,8 @@ const (
 	Untested // too few samples for the rule, or no test exists (max)
 )
 
-// The significance rules; README "Comparing runs" explains them.
+// The significance rules; docs/reports-and-compare.md, "Comparing runs",
+// explains them.
 const (
 	// Throughput: Mann-Whitney U on per-second samples of the common
 	// window, with at least minSeconds whole seconds a side.

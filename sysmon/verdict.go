@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// Thresholds of the verdict rules (documented in README.md, "Verdict").
+// Thresholds of the verdict rules (documented in docs/machine.md, "The verdict").
 // Averages are over the samples in a step's common window.
 const (
 	// ClientCPUShare: objbench's process used at least this percent of the
@@ -130,7 +130,7 @@ func (j judge) share() float64 {
 
 // cpu judges who used the CPUs: objbench, the target's own process when
 // it is on this machine and was found, and every other process (the rest
-// of the busy time). Rules, in order (README.md, "Verdict"):
+// of the busy time). Rules, in order (docs/machine.md, "The verdict"):
 // objbench out of its usable cores is client-bound; on a full machine,
 // other processes holding half of the busy CPU is contention, a target on
 // this machine competes with objbench (cpu-shared), and objbench holding

@@ -17,7 +17,8 @@ const (
 	OpList      = "list"
 	OpMultipart = "multipart"
 	OpRangeGet  = "range-get"
-	// The S3 surface beyond plain requests (README "The S3 of today").
+	// The S3 surface beyond plain requests (docs/measuring.md, "The S3 of
+	// today").
 	OpCopy         = "copy"          // CopyObject of a live object to a new key
 	OpPartCopy     = "part-copy"     // a multipart upload whose one part is UploadPartCopy of a live object
 	OpDeleteBatch  = "delete-batch"  // DeleteObjects of up to batch_size live objects

@@ -19,8 +19,8 @@ func newCompareCommand(env Env) *cobra.Command {
 		Short: "Set result files side by side: changes against the first, marked when significant",
 		Long: `Compare result files row by row (stage, step, stream, op): ops/s, MiB/s,
 latency percentiles and errors, each with its change against the first file
-and a mark: "*" significant, "?" too few samples to test. README "Comparing
-runs" gives the rules.
+and a mark: "*" significant, "?" too few samples to test. The rules:
+docs/reports-and-compare.md, "Comparing runs".
 
 --fail-if makes it a CI gate: exit 1 when a change crosses a threshold and
 is not shown to be noise. EXPR is [OP:]METRIC>PCT% or [OP:]METRIC<PCT%,
