@@ -50,7 +50,7 @@ func Write(w io.Writer, r *result.Run) error {
 }
 
 func build(r *result.Run) (*page, error) {
-	pg := &page{Title: "objbench " + r.RunID, Warnings: report.Warnings(r), Facts: facts(r), Verdict: verdict(r)}
+	pg := &page{Title: "objbench " + r.RunID, Warnings: append(report.Warnings(r), report.AIWarnings(r)...), Facts: facts(r), Verdict: verdict(r)}
 	var tbl bytes.Buffer
 	if err := report.WriteTable(&tbl, r); err != nil {
 		return nil, err
@@ -123,9 +123,13 @@ func shapeCharts(r *result.Run, pg *page) ([]template.HTML, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(pts) >= 2 {
+	au, isAI := auChart(r)
+	switch {
+	case isAI:
+		charts = append(charts, au)
+	case len(pts) >= 2:
 		charts = append(charts, sweepChart(pts))
-	} else {
+	default:
 		pg.Missing = append(pg.Missing, "no throughput-latency curve: the run has a single main step (sweep --concurrency or --rate for one)")
 	}
 	return renderAll(charts)
