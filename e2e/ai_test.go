@@ -224,3 +224,31 @@ func TestAILakeOnTheEmbeddedServer(t *testing.T) {
 		t.Errorf("%d ranged GETs in the stream, %d in the scan's figures", ok, l.Requests)
 	}
 }
+
+// A workload file can name a profile instead of stages: objbench run runs
+// the profile's command with its options; an option the command does not
+// have is named with the file's line.
+func TestAIProfileInAWorkloadFile(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "ckpt.yaml")
+	writeFile(t, file, "name: trial\nprofile:\n  kind: ai checkpoint\n  model: llama3-8b\n  scale: 0.0001\n  writes: 1\n  reads: 1\n  interval: 0s\n")
+	r := objbench(t, dir, nil, "run", file, "-o", "r.json").mustSucceed(t)
+	if !strings.Contains(r.stdout, "Checkpoints: llama3-8b, 8 ranks") {
+		t.Errorf("output:\n%s", r.stdout)
+	}
+	res := readResult(t, filepath.Join(dir, "r.json"))
+	n := 0
+	for _, s := range res.Steps {
+		if c := s.Checkpoint; c != nil && c.Moved() == c.Bytes && c.Scale == 0.0001 {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d whole checkpoints (a save and a load) in the result", n)
+	}
+	bad := filepath.Join(dir, "bad.yaml")
+	writeFile(t, bad, "profile:\n  kind: ai train\n  modle: unet3d\n")
+	if r := objbench(t, dir, nil, "run", bad); r.code != 2 || !strings.Contains(r.stderr, `bad.yaml:2: profile option "modle"`) {
+		t.Errorf("a misspelt option: exit %d\n%s", r.code, r.stderr)
+	}
+}

@@ -45,7 +45,23 @@ type Spec struct {
 	// as COSBench names them, without the run's namespace.
 	BareKeys bool    `json:"cosbench_keys,omitempty"`
 	Stages   []Stage `json:"stages"`
+	// Profile, in place of stages, names one of objbench's workload
+	// profiles (a workload file's profile: block): the profile's command
+	// makes the stages (objbench ai train, checkpoint, lake).
+	Profile *Profile `json:"profile,omitempty"`
 }
+
+// Profile is a workload profile and its options, as its command takes
+// them: Kind "ai train", "ai checkpoint" or "ai lake"; Options by flag
+// name without the dashes ("model": "unet3d", "accelerators": "8").
+type Profile struct {
+	Kind    string            `json:"kind"`
+	Options map[string]string `json:"options,omitempty"`
+	Pos     Pos               `json:"-"`
+}
+
+// ProfileKinds are the profiles a workload file can name.
+var ProfileKinds = []string{"ai train", "ai checkpoint", "ai lake"}
 
 // DatasetNamespace is where data set name lives in every bucket.
 func DatasetNamespace(name string) string { return "objbench/data/" + name + "/" }

@@ -58,7 +58,7 @@ func (sp Spec) Validate() []error {
 // file may expect (reads of objects only partly written before).
 func (sp Spec) Check() ([]error, []Warning) {
 	p := &problems{}
-	if len(sp.Stages) == 0 {
+	if len(sp.Stages) == 0 && sp.Profile == nil {
 		p.add(Pos{}, "", "workload has no stages")
 	}
 	if sp.Dataset != "" && !ValidDatasetName(sp.Dataset) {

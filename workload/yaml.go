@@ -13,7 +13,7 @@ import (
 const MaxFileSize = 4 << 20
 
 var (
-	specFields    = []string{"name", "description", "storage", "stages"}
+	specFields    = []string{"name", "description", "storage", "stages", "profile"}
 	storageFields = []string{"type", "endpoint", "region", "addressing", "path_style", "timeout",
 		"keepalive", "max_conns_per_host", "ca_bundle", "insecure", "tls_resumption"}
 	stageFields = []string{"name", "kind", "streams", "delay", "buckets", "on_error", "max_error_ratio"}
@@ -59,8 +59,16 @@ func (d *ydec) spec(n *yaml.Node, sp *Spec) {
 		sp.Storage = d.storage(v)
 	}
 	v, ok := f["stages"]
+	if pv, has := f["profile"]; has {
+		if ok {
+			d.fail(v, "stages and a profile: the profile makes the stages, give one or the other")
+			return
+		}
+		sp.Profile = d.profile(pv)
+		return
+	}
 	if !ok {
-		d.fail(n, "no stages: a workload needs a list of stages")
+		d.fail(n, "no stages: a workload needs a list of stages (or a profile)")
 		return
 	}
 	for _, item := range list(v) {
@@ -70,6 +78,37 @@ func (d *ydec) spec(n *yaml.Node, sp *Spec) {
 		}
 		sp.Stages = append(sp.Stages, d.stage(item)...)
 	}
+}
+
+// profile reads a profile: block: its kind and its options, every value
+// a scalar (the profile's command checks them).
+func (d *ydec) profile(n *yaml.Node) *Profile {
+	pr := &Profile{Options: map[string]string{}, Pos: d.pos(n)}
+	if n.Kind != yaml.MappingNode {
+		d.fail(n, "profile: want a mapping (kind: ai train, and its options)")
+		return pr
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		val, ok := d.scalar(v, "profile "+k.Value)
+		switch {
+		case !ok:
+		case k.Value == "kind":
+			pr.Kind = strings.Join(strings.Fields(val), " ")
+		case pr.Options[k.Value] != "":
+			d.fail(k, "profile option %q appears twice", k.Value)
+		default:
+			pr.Options[k.Value] = val
+		}
+	}
+	known := false
+	for _, k := range ProfileKinds {
+		known = known || pr.Kind == k
+	}
+	if !known {
+		d.fail(n, "profile kind %q: want one of %s", pr.Kind, strings.Join(ProfileKinds, ", "))
+	}
+	return pr
 }
 
 func (d *ydec) storage(n *yaml.Node) *Storage {

@@ -103,6 +103,8 @@ func TestYAMLProblemsComeAllAtOnceWithLines(t *testing.T) {
 		{"not a mapping", "- a\n- b\n", []string{"the workload must be a mapping of fields"}},
 		{"syntax", "stages: [\n", []string{"f.yaml:"}},
 		{"duplicate field", "stages: []\nstages: []\n", []string{`f.yaml:2: field "stages" appears twice`}},
+		{"profile and stages", "profile: {kind: ai train}\nstages: []\n", []string{"f.yaml:2: stages and a profile"}},
+		{"unknown profile", "profile:\n  kind: ai infer\n  model: x\n", []string{`f.yaml:2: profile kind "ai infer": want one of ai train, ai checkpoint, ai lake`}},
 		{"invalid ratio and policy", `stages:
   - kind: main
     on_error: panic
@@ -186,5 +188,19 @@ stages:
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("problems do not mention %q:\n%v", want, err)
 		}
+	}
+}
+
+// A workload file may name a profile instead of stages: its kind and its
+// options, as the profile's command takes them.
+func TestYAMLProfile(t *testing.T) {
+	sp, _, err := workload.Decode("f.yaml", []byte("name: trial\nprofile:\n  kind: ai   train\n  model: unet3d\n  accelerators: 8\n  generate: true\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr := sp.Profile
+	if pr == nil || pr.Kind != "ai train" || pr.Options["model"] != "unet3d" || pr.Options["accelerators"] != "8" || pr.Options["generate"] != "true" ||
+		len(pr.Options) != 3 || pr.Pos.Line != 3 || len(sp.Stages) != 0 {
+		t.Errorf("profile %+v, %d stages", pr, len(sp.Stages))
 	}
 }

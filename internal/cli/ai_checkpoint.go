@@ -17,8 +17,11 @@ type aiCheckpointOptions struct {
 	interval             time.Duration
 }
 
-func newAICheckpointCommand(env Env) *cobra.Command {
-	o := &aiCheckpointOptions{}
+func newAICheckpointCommand(env Env) *cobra.Command { return aiCommandCheckpoint(env, &aiCheckpointOptions{}) }
+
+// aiCommandCheckpoint is the command that runs with o (a workload file's profile
+// sets its options through the command's flags).
+func aiCommandCheckpoint(env Env, o *aiCheckpointOptions) *cobra.Command {
 	var names []string
 	for _, m := range ai.LLMs() {
 		names = append(names, m.Name)

@@ -16,8 +16,11 @@ type aiLakeOptions struct {
 	dataset                             string
 }
 
-func newAILakeCommand(env Env) *cobra.Command {
-	o := &aiLakeOptions{}
+func newAILakeCommand(env Env) *cobra.Command { return aiCommandLake(env, &aiLakeOptions{}) }
+
+// aiCommandLake is the command that runs with o (a workload file's profile
+// sets its options through the command's flags).
+func aiCommandLake(env Env, o *aiLakeOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "lake [flags]",
 		Short: "Scan Parquet-shaped objects as lakehouse engines do: footer, then the projected columns' chunks by range",

@@ -25,8 +25,11 @@ type aiTrainOptions struct {
 	seed                   uint64
 }
 
-func newAITrainCommand(env Env) *cobra.Command {
-	o := &aiTrainOptions{}
+func newAITrainCommand(env Env) *cobra.Command { return aiCommandTrain(env, &aiTrainOptions{}) }
+
+// aiCommandTrain is the command that runs with o (a workload file's profile
+// sets its options through the command's flags).
+func aiCommandTrain(env Env, o *aiTrainOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "train [flags]",
 		Short: "Emulate a training job's reads: accelerator utilisation per epoch, or the most accelerators the store feeds (--find-max)",

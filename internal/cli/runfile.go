@@ -75,6 +75,9 @@ func runWorkload(ctx context.Context, env Env, o *benchOptions, f *fileOptions, 
 		if sp, err = loadWorkload(env, o, flags, args[0], !f.dryRun, workload.DecodeOptions{Dataset: f.dataset, BareKeys: f.cosbenchKeys}); err != nil {
 			return err
 		}
+		if sp.Profile != nil {
+			return runProfile(ctx, env, o, f, sp)
+		}
 	}
 	if f.scale != 1 {
 		sp = sp.Scale(f.scale)
