@@ -17,7 +17,9 @@ type aiCheckpointOptions struct {
 	interval             time.Duration
 }
 
-func newAICheckpointCommand(env Env) *cobra.Command { return aiCommandCheckpoint(env, &aiCheckpointOptions{}) }
+func newAICheckpointCommand(env Env) *cobra.Command {
+	return aiCommandCheckpoint(env, &aiCheckpointOptions{})
+}
 
 // aiCommandCheckpoint is the command that runs with o (a workload file's profile
 // sets its options through the command's flags).
