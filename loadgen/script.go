@@ -93,6 +93,18 @@ func (is *Issuer) Do(op ScriptOp) (int64, error) {
 	return w.res.Bytes, w.res.Err
 }
 
+// DropCache drops what the client's cache holds of key (below the run's
+// namespace) where the store has one (a file system's page cache), so a
+// read of it after its write goes to the storage; a no-op on others. It is
+// not an op: nothing is recorded.
+func (is *Issuer) DropCache(ctx context.Context, key string) error {
+	st := is.w.s.run.cfg.Store
+	if d, ok := st.(storage.CacheDropper); ok {
+		return d.DropCache(ctx, is.w.s.run.cfg.Namespace+key)
+	}
+	return nil
+}
+
 // scriptOf is the script that drives stream sp of stage st at step i, or
 // nil for an ordinary stream.
 func (r *runState) scriptOf(st workload.Stage, i int, sp workload.Stream) (Script, error) {

@@ -149,6 +149,14 @@ type Syncer interface {
 	Sync(ctx context.Context) error
 }
 
+// CacheDropper is implemented by stores whose reads may come from a cache
+// on the client (a file system's page cache): DropCache drops what it holds
+// of key, so that the next read of it goes to the storage (a checkpoint
+// read back after it was written).
+type CacheDropper interface {
+	DropCache(ctx context.Context, key string) error
+}
+
 // Clock is a store that can say what time it is where it runs (an HTTP
 // store: its Date header, to the second), for workers on several machines
 // to agree on instants.

@@ -107,6 +107,21 @@ func (s *Store) path(key string) (string, error) {
 	return filepath.Join(s.root, local), nil
 }
 
+var _ storage.CacheDropper = (*Store)(nil)
+
+// DropCache drops what the page cache holds of key's file (Linux; a no-op
+// elsewhere).
+func (s *Store) DropCache(_ context.Context, key string) error {
+	p, err := s.path(key)
+	if err != nil {
+		return opErr("drop-cache", key, err)
+	}
+	if err := dropCache(p); err != nil {
+		return opErr("drop-cache", key, notFound(err))
+	}
+	return nil
+}
+
 // notFound keeps the file system's error but makes it count as a missing
 // object. ENOTDIR: a parent of the path is a file, so no object is there.
 func notFound(err error) error {

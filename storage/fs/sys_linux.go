@@ -21,3 +21,18 @@ func syncfs(dir string) error {
 	defer f.Close()
 	return unix.Syncfs(int(f.Fd()))
 }
+
+// dropCache asks the kernel to drop path's clean pages from the page
+// cache (posix_fadvise POSIX_FADV_DONTNEED), after flushing the dirty
+// ones, which it would keep.
+func dropCache(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := unix.Fdatasync(int(f.Fd())); err != nil {
+		return err
+	}
+	return unix.Fadvise(int(f.Fd()), 0, 0, unix.FADV_DONTNEED)
+}
