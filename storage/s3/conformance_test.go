@@ -16,7 +16,8 @@ var clients = []string{"direct", "std"}
 func withClient(name string) func(*s3.Config) { return func(c *s3.Config) { c.HTTPClient = name } }
 
 // The suite runs against gofakes3's reference backend, objbench's embedded
-// server (both backends) and a real MinIO, over both HTTP clients.
+// server (both backends), a real MinIO, versitygw, SeaweedFS and Ceph RGW,
+// over both HTTP clients.
 func TestConformance(t *testing.T) {
 	for _, client := range clients {
 		t.Run("gofakes3/"+client, func(t *testing.T) {
@@ -63,6 +64,24 @@ func TestConformance(t *testing.T) {
 			})
 		}
 	})
+	// The stores people run besides MinIO, started by the project's
+	// scripts (scripts/install-*.sh, scripts/ceph-rgw.sh); each names
+	// what it lacks when it cannot run here.
+	for _, name := range []string{"versitygw", "seaweedfs", "ceph-rgw"} {
+		t.Run(name, func(t *testing.T) {
+			srv := testenv.StartStore(t, name)
+			for _, client := range clients {
+				t.Run(client, func(t *testing.T) {
+					s := connect(t, s3.Config{Endpoint: srv.Endpoint, Bucket: "conf-" + client, AccessKey: srv.AccessKey,
+						SecretKey: srv.SecretKey, HTTPClient: client})
+					if err := s.CreateBucket(context.Background()); err != nil {
+						t.Fatal(err)
+					}
+					storagetest.Run(t, func(*testing.T) storage.Store { return s })
+				})
+			}
+		})
+	}
 }
 
 func connect(t *testing.T, c s3.Config) *s3.Store {
