@@ -46,6 +46,8 @@ type Config struct {
 	// prefix, a listing that never ends) and a normalising proxy's
 	// rewriting of paths.
 	ListLies ListLies
+	// Lacks makes it a store without some S3 features (refused or ignored).
+	Lacks Lacks
 	// Null serves no real store: PUT bodies are read and dropped, GET
 	// answers the object's size in zeros. No faults but Delay.Base: it
 	// measures the client's ceiling (with a delay, many clients in flight).
@@ -97,7 +99,7 @@ func (c Config) validate() error {
 	if c.SlowBody < 0 {
 		return fmt.Errorf("faultserver: negative SlowBody")
 	}
-	return nil
+	return c.Lacks.validate()
 }
 
 // stallEnd is when the stall window holding elapsed ends; 0 if none does.

@@ -110,6 +110,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		if cfg.ListLies.Endless {
 			restartEndless(r)
 		}
+		cfg.Lacks.ignore(r)
 	}
 	h, err := s3server.NewHandler(ctx, sc)
 	if err != nil {
@@ -117,6 +118,9 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	}
 	if cfg.ListLies.any() {
 		h = &listLiar{next: h, lies: cfg.ListLies}
+	}
+	if len(cfg.Lacks.Refuse) > 0 {
+		h = &refuser{next: h, refused: cfg.Lacks.Refuse}
 	}
 	next := &middleware{s: s, next: h}
 	ln, err := new(net.ListenConfig).Listen(ctx, "tcp", cmp.Or(cfg.Listen, "127.0.0.1:0"))

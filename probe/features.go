@@ -27,7 +27,7 @@ func checkConditional(ctx context.Context, p *prober) {
 		case err == nil:
 			p.add(name, No, "%s", ignored)
 		case errors.Is(err, want):
-			p.add(name, Yes, "refused as S3 does (%s)", rootStatus(err))
+			p.add(name, Yes, "the condition held as S3 holds it (%s)", rootStatus(err))
 		default:
 			p.add(name, No, "%s", refusal(p.seen(err)))
 		}

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -64,6 +65,25 @@ func (r *Report) Find(feature string) (Finding, bool) {
 		}
 	}
 	return Finding{}, false
+}
+
+// Groups are the groups of features, in the order probed.
+func Groups() []string {
+	var g []string
+	for _, c := range checks() {
+		g = append(g, c.group)
+	}
+	return g
+}
+
+// Known reports whether name is a feature or a group the probe knows.
+func Known(name string) bool {
+	for _, c := range checks() {
+		if c.group == name || slices.Contains(c.names, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // Options tune a probe. The zero value probes an existing bucket.

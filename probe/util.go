@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"strings"
 	mrand "math/rand/v2"
 
 	"github.com/objbench/objbench/storage"
@@ -50,7 +51,11 @@ func refusal(err error) string {
 		if errors.As(err, &se) {
 			return "not implemented (" + rootStatus(err) + ")"
 		}
-		return err.Error()
+		var oe *storage.OpError
+		if errors.As(err, &oe) {
+			err = oe.Err // the key is the probe's own: not worth a line
+		}
+		return strings.Replace(err.Error(), storage.ErrNotImplemented.Error()+": ", "", 1)
 	}
 	return "refused: " + rootStatus(err)
 }

@@ -359,3 +359,17 @@ func (t *Target) openBucket(ctx context.Context, st *workload.Storage, bucket st
 	t.close = func(ctx context.Context) error { return errors.Join(s.Close(), inner(ctx)) }
 	return s, nil
 }
+
+// S3Config is the configuration the target's S3 store was opened with
+// (its bucket, region and credentials as resolved), for a caller that
+// opens stores of its own alike (objbench probe); false for a file target.
+func (t *Target) S3Config() (s3.Config, bool) {
+	if t.s3base == nil {
+		return s3.Config{}, false
+	}
+	c := *t.s3base
+	if c.Region == "" {
+		c.Region = t.Info.Region
+	}
+	return c, true
+}

@@ -132,7 +132,7 @@ Every run prints a latency/throughput table and writes a result file
 	}
 	root.AddCommand(newServerCommand(env), newReportCommand(env), newCompareCommand(env), newMonitorCommand(env))
 	root.AddCommand(newGenCommand(env), newDatasetCommand(env))
-	root.AddCommand(newTransferCommand(env), newCleanCommand(env), newNetemCommand(env))
+	root.AddCommand(newTransferCommand(env), newCleanCommand(env), newNetemCommand(env), newProbeCommand(env))
 	root.AddCommand(newSelftestCommand(env))
 	root.AddCommand(newSaturateCommand(env))
 	root.AddCommand(newToolsCommand(env))

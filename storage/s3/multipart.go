@@ -166,7 +166,15 @@ func (s *Store) CompleteMultipart(ctx context.Context, key, uploadID string, par
 		se.Err = sentinel(status, se.Code)
 		return storage.ObjectInfo{}, opError("complete-multipart", key, se)
 	}
-	return storage.ObjectInfo{Key: key, Size: size, ETag: unquote(out.ETag)}, nil
+	oi := storage.ObjectInfo{Key: key, Size: size, ETag: unquote(out.ETag)}
+	if oi.ETag == "" {
+		// Quirk: Ceph RGW 16 (pacific) answers <ETag></ETag>; the object
+		// has one, which its HEAD gives (of this size: not a later write).
+		if st, err := s.Stat(ctx, key); err == nil && st.Size == size {
+			oi.ETag = st.ETag
+		}
+	}
+	return oi, nil
 }
 
 // AbortMultipart abandons an upload and frees its parts (DELETE ?uploadId=).
