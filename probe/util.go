@@ -4,8 +4,8 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
-	"strings"
 	mrand "math/rand/v2"
+	"strings"
 
 	"github.com/objbench/objbench/storage"
 	"github.com/objbench/objbench/storage/s3"
