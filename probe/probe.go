@@ -130,6 +130,12 @@ func Run(ctx context.Context, c s3.Config, o Options) (*Report, error) {
 		cctx, cancel := context.WithTimeout(ctx, o.Timeout)
 		p.run(cctx, ch)
 		cancel()
+		if len(o.Only) > 0 && !slices.Contains(o.Only, ch.group) {
+			// A feature asked for alone: its group ran, only it is reported.
+			p.rep.Findings = slices.DeleteFunc(p.rep.Findings, func(f Finding) bool {
+				return slices.Contains(ch.names, f.Feature) && !slices.Contains(o.Only, f.Feature)
+			})
+		}
 		if ctx.Err() != nil {
 			break
 		}
