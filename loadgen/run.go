@@ -90,6 +90,9 @@ type Config struct {
 	// starts (second 0 of its records), so what is measured beside the run
 	// (the system sampler) can share the step's seconds.
 	StepStarted func(start time.Time)
+	// StepDone, if set, is called with each step of a stage that is not
+	// cleanup or dispose once it is recorded (a script's figures in it).
+	StepDone func(step result.Step)
 	// OnSecond, if set, is called with each second of each stream once it
 	// is final, while the step runs (for a live progress display), and
 	// with the seconds that become final when the stream stops: every
@@ -369,6 +372,9 @@ func (r *runState) runSteps(runCtx context.Context, st workload.Stage, rep, reps
 			step.Repetition = rep + 1
 		}
 		out.Steps = append(out.Steps, step)
+		if r.cfg.StepDone != nil {
+			r.cfg.StepDone(step)
+		}
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -90,4 +91,37 @@ func rangeGet(s *result.Step) result.Percentiles {
 		}
 	}
 	return result.Percentiles{}
+}
+
+// AIStepLine is a step's AI figures in one line, for progress and the
+// live view ("" for a step without them): an epoch's AU against its
+// target, a find-max round's, a checkpoint's duration and rate, a scan's
+// queries.
+func AIStepLine(s *result.Step) string {
+	switch {
+	case len(s.Training) > 0:
+		t := &s.Training[len(s.Training)-1]
+		what := fmt.Sprintf("epoch %d", t.Epoch)
+		if t.Epoch == 0 {
+			what = fmt.Sprintf("find-max round %d", len(s.Training))
+		}
+		met := "met"
+		if !t.Met() {
+			met = "missed"
+		}
+		return fmt.Sprintf("%s, %d %s (%s): AU %.1f%% (at the computation asked %.1f%%), target %.0f%% %s; %.1f samples/s, %.1f MB/s",
+			what, t.Accelerators, strings.ToUpper(t.Accelerator), t.Model, 100*t.AU(), 100*t.AUAsked(), 100*t.AUTarget, met,
+			t.SamplesPerSec(), t.BytesPerSec()/1e6)
+	case s.Checkpoint != nil:
+		c := s.Checkpoint
+		_, slow := c.RankQuantile(1)
+		return fmt.Sprintf("%s %d of %s: %s in %s, %.2f GiB/s, slowest rank %d, %d errors", c.Op, c.Index, c.Model,
+			decimal(float64(c.Moved())), seconds(c.Duration()), c.BytesPerSec()/(1<<30), slow, c.Errors())
+	case s.Lake != nil:
+		l := s.Lake
+		p, _ := l.ScanPercentiles()
+		return fmt.Sprintf("lake: %d queries, scan p50 %s p99 %s, %d requests, %s read", l.Queries, msUnit(p.P50), msUnit(p.P99),
+			l.Requests, decimal(float64(l.BytesRead)))
+	}
+	return ""
 }

@@ -52,6 +52,9 @@ type Options struct {
 	// each stream once it is final (loadgen.Config's hooks).
 	OnStep   func(st workload.Stage, step int)
 	OnSecond func(stream string, sec result.Second)
+	// OnStepDone sees each step once it is recorded (not cleanup or
+	// dispose): an AI profile's figures of the step are in it.
+	OnStepDone func(step result.Step)
 	// Note receives what the run has to say besides its result (the
 	// machine cannot be watched...); nil: silence. Warn receives what no
 	// quiet mode may hide (a worker of a split run died, a second process
@@ -140,7 +143,7 @@ func Run(ctx context.Context, sp workload.Spec, tgt *Target, o Options) (*result
 		Grace: o.Grace, CleanupTimeout: o.CleanupTimeout, MaxErrors: o.MaxErrors, NoCleanup: o.NoCleanup,
 		Dataset: sp.Dataset != "" && !o.DeleteDataset, DeleteDataset: sp.Dataset != "" && o.DeleteDataset, BareKeys: sp.BareKeys,
 		OpenLoopHorizon: o.OpenLoopHorizon, OpenBucket: tgt.BucketOpener(max(o.MaxConns, 1)),
-		OnStep: o.OnStep, StepStarted: w.stepStarted, OnSecond: o.OnSecond, OpLog: o.OpLog, Replay: o.Replay, Scripts: o.Scripts}
+		OnStep: o.OnStep, StepStarted: w.stepStarted, OnSecond: o.OnSecond, StepDone: o.OnStepDone, OpLog: o.OpLog, Replay: o.Replay, Scripts: o.Scripts}
 	observe(&cfg, view)
 	out, runErr := loadgen.Run(ctx, cfg)
 	if out == nil {
@@ -218,12 +221,27 @@ type Observer interface {
 	Finish(outcome string)  // "completed", "interrupted", "failed: ..."
 }
 
+// StepObserver is an Observer that also sees each step once it is
+// recorded (Options.OnStepDone): the live view shows an AI profile's
+// figures of each step.
+type StepObserver interface {
+	StepDone(step result.Step)
+}
+
 // observe feeds v from the run's hooks, after the ones already set.
 func observe(cfg *loadgen.Config, v Observer) {
 	if v == nil {
 		return
 	}
-	onStep, started, onSecond := cfg.OnStep, cfg.StepStarted, cfg.OnSecond
+	onStep, started, onSecond, done := cfg.OnStep, cfg.StepStarted, cfg.OnSecond, cfg.StepDone
+	if sd, ok := v.(StepObserver); ok {
+		cfg.StepDone = func(s result.Step) {
+			if done != nil {
+				done(s)
+			}
+			sd.StepDone(s)
+		}
+	}
 	cfg.OnStep = func(st workload.Stage, i int) {
 		if onStep != nil {
 			onStep(st, i)

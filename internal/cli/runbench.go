@@ -146,7 +146,12 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 		Grace: o.grace, MaxErrors: o.maxErrors, NoCleanup: o.noCleanup, OpenLoopHorizon: o.target.timeout, DeleteDataset: o.deleteDataset,
 		MaxConns: maxConc, LinkSpeed: o.linkBps, Note: note, Warn: warnings(env), Repeat: o.repeat,
 		Worker: wk, Engine: engine, RendezvousTimeout: o.dist.rendezvousTO, MaxSkew: o.dist.maxSkew,
-		OnStep: func(st workload.Stage, i int) { note("%s", describeStep(st, i)) }}
+		OnStep: func(st workload.Stage, i int) { note("%s", describeStep(st, i)) },
+		OnStepDone: func(s result.Step) { // an AI profile's figures, as each step ends
+			if l := report.AIStepLine(&s); l != "" {
+				note("%s: %s", s.Stage, l)
+			}
+		}}
 	if ol != nil {
 		opts.OpLog = ol
 	}

@@ -93,6 +93,7 @@ type collector struct {
 	v                              *View
 	info, ops, bytes, dropped, err *prometheus.Desc
 	lat, ttfb, resp                *prometheus.Desc
+	au, ckpt                       *prometheus.Desc
 }
 
 func newCollector(v *View) *collector {
@@ -110,12 +111,14 @@ func newCollector(v *View) *collector {
 		lat:     d("latency_seconds", "Latency of successful ops (start to end).", l...),
 		ttfb:    d("ttfb_seconds", "Time to first byte of successful ops.", l...),
 		resp:    d("response_seconds", "Open loop: response time of successful ops, from their intended start.", l...),
+		au:      d("ai_accelerator_utilisation", "objbench ai train: an epoch's (or find-max round's) AU, the lower of DLIO's and the AU at the computation asked.", "stage", "round"),
+		ckpt:    d("ai_checkpoint_seconds", "objbench ai checkpoint: a save's or load's duration, until its slowest rank was done.", "stage"),
 	}
 }
 
 // Describe implements prometheus.Collector.
 func (c *collector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{c.info, c.ops, c.bytes, c.dropped, c.err, c.lat, c.ttfb, c.resp} {
+	for _, d := range []*prometheus.Desc{c.info, c.ops, c.bytes, c.dropped, c.err, c.lat, c.ttfb, c.resp, c.au, c.ckpt} {
 		ch <- d
 	}
 }
@@ -126,6 +129,14 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(c.info, prometheus.GaugeValue, 1, c.v.info.RunID, c.v.info.Target)
 	c.v.mu.Lock()
 	defer c.v.mu.Unlock()
+	round := map[string]int{}
+	for _, a := range c.v.ai.au {
+		round[a.stage]++
+		ch <- prometheus.MustNewConstMetric(c.au, prometheus.GaugeValue, a.v, a.stage, strconv.Itoa(round[a.stage]))
+	}
+	for _, k := range c.v.ai.ckpt {
+		ch <- prometheus.MustNewConstMetric(c.ckpt, prometheus.GaugeValue, k.v, k.stage)
+	}
 	keys := make([]seriesKey, 0, len(c.v.run.totals.byKey))
 	for k := range c.v.run.totals.byKey {
 		keys = append(keys, k)

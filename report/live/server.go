@@ -189,7 +189,7 @@ func (v *View) serveEvents(w http.ResponseWriter, r *http.Request) {
 	if v.events.last != nil {
 		first = *v.events.last
 	}
-	first.OpsTotal, first.ErrorsTotal = v.run.totals.ops, v.run.totals.errors
+	first.OpsTotal, first.ErrorsTotal, first.Figures = v.run.totals.ops, v.run.totals.errors, v.ai.lines
 	first.ElapsedS = round(time.Since(v.started).Seconds(), 3)
 	snap := v.snapshotLocked()
 	v.pages.lingered.Add(1)

@@ -28,10 +28,11 @@ type View struct {
 	info    Info
 	started time.Time
 
-	mu     sync.Mutex // guards run, events and pages
+	mu     sync.Mutex // guards run, events, pages and ai
 	run    records
 	events eventQueue
 	pages  pages
+	ai     aiFigures
 
 	web server
 }
@@ -72,6 +73,9 @@ type Event struct {
 	// Charts is the time charts as one SVG element; on "second" events only
 	// when a page is connected to see them.
 	Charts string `json:"charts,omitempty"`
+	// Figures are the AI figures of the steps done so far, a line each
+	// (an epoch's AU, a checkpoint's duration: report.AIStepLine).
+	Figures []string `json:"figures,omitempty"`
 }
 
 // Step starts step i of stage st (loadgen.Config.OnStep).
@@ -184,7 +188,8 @@ func (v *View) emitLocked() {
 // time, the totals.
 func (v *View) eventLocked() Event {
 	ev := Event{Seq: v.events.seq, Step: len(v.run.steps) - 1, Label: v.run.label, T: -1,
-		ElapsedS: round(time.Since(v.started).Seconds(), 3), OpsTotal: v.run.totals.ops, ErrorsTotal: v.run.totals.errors}
+		ElapsedS: round(time.Since(v.started).Seconds(), 3), OpsTotal: v.run.totals.ops, ErrorsTotal: v.run.totals.errors,
+		Figures: v.ai.lines}
 	if v.events.last != nil {
 		ev.RunS = v.events.last.RunS
 	}
