@@ -235,6 +235,24 @@ func TestLakeQueriesReadTheLayoutsRanges(t *testing.T) {
 // Every plan is an ordinary workload that validates; one that cannot
 // run names the field and value.
 func TestPlansValidateAndBadInputIsNamed(t *testing.T) {
+	for _, w := range ai.Catalog() {
+		for _, fm := range []*ai.FindMax{nil, {Start: 1, Max: 8, RoundSteps: 10}} {
+			p, err := ai.Train(ai.TrainConfig{Workload: w, Accelerators: 2, Generate: true, FindMax: fm})
+			if err != nil {
+				t.Errorf("%s on %s: %v", w.Model, w.Accelerator, err)
+				continue
+			}
+			if errs := p.Spec.Validate(); len(errs) > 0 {
+				t.Errorf("%s on %s: %v", w.Model, w.Accelerator, errs)
+			}
+		}
+	}
+	for _, m := range ai.LLMs() {
+		p, err := ai.Checkpoints(ai.CheckpointConfig{Model: m})
+		if err != nil || len(p.Spec.Validate()) > 0 {
+			t.Errorf("%s: %v %v", m.Name, err, p.Spec.Validate())
+		}
+	}
 	unet, _ := ai.Lookup("unet3d", "h100")
 	if _, err := ai.Train(ai.TrainConfig{Workload: unet, Accelerators: 30}); err == nil || !strings.Contains(err.Error(), "30 accelerators") {
 		t.Errorf("30 accelerators on 168 samples of batch 7: %v", err)
@@ -253,5 +271,35 @@ func TestPlansValidateAndBadInputIsNamed(t *testing.T) {
 	if _, err := ai.Lake(ai.LakeConfig{Layout: ai.LakeLayout{Files: 1, RowGroups: 1, Columns: 2, ColumnBytes: 1, FooterBytes: 1, Projected: 3},
 		Queries: 1, FilesPerQuery: 1, Concurrency: 1}); err == nil || !strings.Contains(err.Error(), "3 projected") {
 		t.Errorf("3 of 2 columns projected: %v", err)
+	}
+}
+
+// Samples inside larger objects (tfrecord) are each a ranged GET of its
+// record: in an epoch every record of every file once.
+func TestRecordsAreReadByRange(t *testing.T) {
+	w := ai.Workload{Model: "records", Accelerator: "x", Files: 6, SamplesPerFile: 4, RecordBytes: 1000, BatchSize: 3,
+		ReadThreads: 2, Prefetch: 2, Compute: time.Millisecond, AUTarget: 0.9, Epochs: 1}
+	st := &readLog{Store: mem.New()}
+	p, err := ai.Train(ai.TrainConfig{Workload: w, Accelerators: 2, Generate: true, Verify: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := runPlan(t, st, p, run.Options{})
+	seen := map[read]int{}
+	for _, r := range st.take() {
+		if strings.Contains(r.key, "/train/") {
+			seen[read{key: r.key[strings.LastIndex(r.key, "/")+1:], rg: r.rg}]++
+		}
+	}
+	if len(seen) != 24 {
+		t.Fatalf("%d distinct reads, want the 24 records", len(seen))
+	}
+	for r, n := range seen {
+		if n != 1 || r.rg.Length != 1000 || r.rg.Offset%1000 != 0 || r.rg.Offset > 3000 {
+			t.Errorf("%s %+v read %d times", r.key, r.rg, n)
+		}
+	}
+	if tr := res.Steps[len(res.Steps)-1].Training[0]; tr.Errors() != 0 || tr.Loaders[0].Bytes+tr.Loaders[1].Bytes != 24000 {
+		t.Errorf("%d errors, %d bytes", tr.Errors(), tr.Loaders[0].Bytes+tr.Loaders[1].Bytes)
 	}
 }

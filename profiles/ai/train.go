@@ -142,7 +142,7 @@ func Train(c TrainConfig) (*Plan, error) {
 	stream := workload.Stream{Name: "train", Mix: []workload.OpWeight{read}, Objects: workload.KeySpace{Prefix: "train/", Count: int(ds.Files)},
 		Data: workload.Data{Verify: c.Verify}}
 	if ds.SamplesPerFile > 1 {
-		stream.RangeSize = ds.RecordBytes
+		stream.Size, stream.RangeSize = ds.FileBytes(), ds.RecordBytes
 	}
 	p.line("each accelerator: %d read threads, %d batches asked for ahead, batches of %d samples, %v of computation a batch; AU target %.0f%% (%s)",
 		w.ReadThreads, w.Depth(), w.BatchSize, w.Compute, 100*w.AUTarget, w.Source)
