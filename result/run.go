@@ -2,8 +2,8 @@ package result
 
 import (
 	"encoding/json"
-	"runtime/debug"
 	"fmt"
+	"runtime/debug"
 	"strconv"
 	"time"
 )
