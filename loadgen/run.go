@@ -20,6 +20,10 @@ import (
 	"github.com/objbench/objbench/workload"
 )
 
+// DefaultGrace is how long in-flight ops may finish after a stream stops
+// issuing, unless Config.Grace says otherwise.
+const DefaultGrace = 10 * time.Second
+
 // Config is one run.
 type Config struct {
 	Store storage.Store
@@ -189,7 +193,7 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 		return nil, errors.New("loadgen: Config needs a Store and a payload Block")
 	}
 	if cfg.Grace <= 0 {
-		cfg.Grace = 10 * time.Second
+		cfg.Grace = DefaultGrace
 	}
 	if cfg.CleanupTimeout <= 0 {
 		cfg.CleanupTimeout = 5 * time.Minute

@@ -91,6 +91,7 @@ func WriteTable(w io.Writer, r *result.Run) error {
 	writePhases(w, r)
 	writeResponse(w, head(r), all)
 	writeErrors(w, all)
+	writeCanceled(w, r, all)
 	writeReplay(w, r)
 	fmt.Fprintln(w, "latencies in ms; OPS/S and THROUGHPUT: successful ops, and their bytes, that ended in the step's window, over its length (each step's line states it)")
 	if r.Target.Embedded {
@@ -245,6 +246,21 @@ func writeErrors(w io.Writer, all []row) {
 		sort.Strings(classes)
 		fmt.Fprintf(w, "errors %s: %s\n", x.where(), strings.Join(classes, " "))
 	}
+}
+
+// writeCanceled explains canceled ops: in a run that was not interrupted,
+// they were still in flight when the grace period after their step
+// stopped issuing ran out.
+func writeCanceled(w io.Writer, r *result.Run, all []row) {
+	var n int64
+	for _, x := range all {
+		n += x.t.Errors[storage.ClassCanceled]
+	}
+	if n == 0 || r.Interrupted {
+		return
+	}
+	fmt.Fprintf(w, "canceled: %d ops were still in flight when the grace period after their step stopped issuing ran out "+
+		"(--grace, 10s unless set): ops this large need longer; raise --grace, or end the step by --ops instead of --duration\n", n)
 }
 
 func writeStepLine(w io.Writer, s *result.Step) {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +13,7 @@ import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 	"golang.org/x/term"
 
+	"github.com/objbench/objbench/loadgen"
 	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/run"
 	"github.com/objbench/objbench/workload"
@@ -30,6 +32,7 @@ type progress struct {
 
 	label  string
 	bounds workload.Bounds // the step's longest bounds (ETA)
+	grace  time.Duration   // how long in-flight ops may finish after the step's duration
 	sec    int64           // second being merged (-1: none yet)
 	cur    progressSecond
 	total  int64 // ops of the step so far, finished seconds
@@ -144,6 +147,9 @@ func (p *progress) line(s progressSecond, total int64) string {
 	elapsed := time.Duration(s.T+1) * time.Second
 	parts := []string{p.label, elapsed.String()}
 	switch b := p.bounds; {
+	case b.Duration > 0 && elapsed > b.Duration: // stopped issuing: the grace period
+		parts[1] += fmt.Sprintf(": %s done, in-flight ops finishing (grace %s left)", b.Duration,
+			max(p.grace-(elapsed-b.Duration), 0))
 	case b.Duration > 0:
 		parts[1] += "/" + b.Duration.String() + " eta " + max(b.Duration-elapsed, 0).String()
 	case b.Ops > 0 && s.Ops > 0:
@@ -170,6 +176,7 @@ func withProgress(env Env, quiet bool, cfg *run.Options) *progress {
 	}
 	tty := isTerminal(env.Stderr)
 	p := newProgress(env.Stderr, tty, tty && env.Getenv("NO_COLOR") == "")
+	p.grace = cmp.Or(cfg.Grace, loadgen.DefaultGrace)
 	if f, ok := env.Stderr.(*os.File); ok && tty {
 		p.width, _, _ = term.GetSize(int(f.Fd()))
 	}

@@ -52,6 +52,26 @@ func TestProgressLines(t *testing.T) {
 	}
 }
 
+// Past its duration a step waits for its in-flight ops: the line says so
+// and counts the grace down, instead of "7s/5s eta 0s".
+func TestProgressDuringGrace(t *testing.T) {
+	st := workload.Stage{Name: "main", Kind: result.KindMain, Streams: []workload.Stream{
+		{Name: "a", Bounds: workload.Bounds{Duration: 5 * time.Second}}}}
+	var out bytes.Buffer
+	p := newProgress(&out, false, false)
+	p.plainEvery, p.grace = 1, 10*time.Second
+	p.step(st, 0)
+	for i := int64(4); i <= 7; i++ {
+		p.second("a", result.Second{T: i})
+	}
+	want := "objbench: main 1/1  5s/5s eta 0s  0 ops/s  0.0 MiB/s  0 errors\n" +
+		"objbench: main 1/1  6s: 5s done, in-flight ops finishing (grace 9s left)  0 ops/s  0.0 MiB/s  0 errors\n" +
+		"objbench: main 1/1  7s: 5s done, in-flight ops finishing (grace 8s left)  0 ops/s  0.0 MiB/s  0 errors\n"
+	if got := out.String(); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
 func TestQuietHasNoProgress(t *testing.T) {
 	var nilProgress *progress
 	nilProgress.done() // must not panic

@@ -305,7 +305,7 @@ func finish(env Env, o *benchOptions, res *result.Run, out string, runErr error,
 	case runErr != nil:
 		return runErr
 	case failed != "":
-		return fmt.Errorf("every op failed in %s (%s)", failed, failedWhy(res))
+		return fmt.Errorf("every op failed in %s: %s", failed, failedWhy(res, o.grace))
 	case len(res.FailedWorks()) > 0:
 		return fmt.Errorf("%d work(s) failed the acceptable failure ratio (afr); the later stages ran: %s",
 			len(res.FailedWorks()), strings.Join(res.FailedWorks(), "; "))

@@ -6,8 +6,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/objbench/objbench/loadgen"
-	"github.com/objbench/objbench/result"
-	"github.com/objbench/objbench/storage"
 	"github.com/objbench/objbench/workload"
 )
 
@@ -93,25 +91,4 @@ func keyValues(flag string, kvs []string) (map[string]string, error) {
 		out[k] = v
 	}
 	return out, nil
-}
-
-// failedWhy points at what made a main step fail whole: errors by class,
-// or a target that does not implement what the run asked for.
-func failedWhy(res *result.Run) string {
-	var failed, notImpl int64
-	for _, st := range res.Steps {
-		if st.Kind != result.KindMain {
-			continue
-		}
-		for _, s := range st.Streams {
-			for _, t := range s.Totals {
-				failed += t.Ops - t.OK
-				notImpl += t.Errors[storage.ClassNotImpl]
-			}
-		}
-	}
-	if failed > 0 && notImpl == failed {
-		return "the target does not implement what the run asked for: 'not implemented by this target' above"
-	}
-	return "errors by class above"
 }
