@@ -55,13 +55,66 @@ type TargetConfig struct {
 }
 
 // ConfigError is a bad target configuration: the caller's input, not the
-// store, is at fault.
-type ConfigError struct{ Err error }
+// store, is at fault. Field is TargetConfig's field ("URL", "Bucket",
+// "Profile", "Addressing", "HTTPClient", "Endpoint"), Value its value.
+type ConfigError struct {
+	Field, Value string
+	Err          error
+}
 
-func (e *ConfigError) Error() string { return e.Err.Error() }
+func (e *ConfigError) Error() string {
+	if e.Value == "" {
+		return e.Field + ": " + e.Err.Error()
+	}
+	return fmt.Sprintf("%s %q: %v", e.Field, e.Value, e.Err)
+}
 func (e *ConfigError) Unwrap() error { return e.Err }
 
-func configErrorf(format string, a ...any) error { return &ConfigError{fmt.Errorf(format, a...)} }
+func configErrorf(field, value, format string, a ...any) error {
+	return &ConfigError{Field: field, Value: value, Err: fmt.Errorf(format, a...)}
+}
+
+// NoBucketError: an endpoint was given without a bucket.
+type NoBucketError struct{ EndpointFrom string }
+
+func (e *NoBucketError) Error() string { return e.EndpointFrom + " needs a bucket" }
+
+// TargetError is a store that cannot be used as configured, found before
+// any load: Problem says which way (the Problem* constants), Bucket and
+// At where.
+type TargetError struct {
+	Problem    string
+	Bucket, At string
+	Err        error
+}
+
+// What a TargetError's Problem may be.
+const (
+	ProblemDenied      = "access denied"         // the credentials
+	ProblemCertificate = "untrusted certificate" // the server's TLS certificate
+	ProblemMalformed   = "malformed request"     // the bucket name or the addressing
+	ProblemUnreachable = "unreachable"
+	ProblemNoBucket    = "no such bucket"
+	ProblemCreate      = "bucket not created"
+)
+
+func (e *TargetError) Error() string {
+	switch e.Problem {
+	case ProblemDenied:
+		return fmt.Sprintf("access denied to bucket %s at %s: check the credentials", e.Bucket, e.At)
+	case ProblemCertificate:
+		return fmt.Sprintf("%s: the server's TLS certificate is not trusted (%s): give its CA bundle, or skip verification", e.At, certCause(e.Err))
+	case ProblemMalformed:
+		return fmt.Sprintf("%s refused the request on bucket %s as malformed (%v): the bucket name or the addressing is not what this store accepts", e.At, e.Bucket, RootCause(e.Err))
+	case ProblemUnreachable:
+		return fmt.Sprintf("cannot reach %s: %v", e.At, RootCause(e.Err))
+	case ProblemNoBucket:
+		return fmt.Sprintf("bucket %s does not exist at %s (create it, or let the run create it)", e.Bucket, e.At)
+	}
+	return fmt.Sprintf("create bucket %s at %s: %v", e.Bucket, e.At, e.Err)
+}
+
+func (e *TargetError) Unwrap() error { return e.Err }
 
 // Target is an open store and what the result file says about it.
 type Target struct {
@@ -89,62 +142,62 @@ func Open(ctx context.Context, c TargetConfig, note func(string, ...any)) (*Targ
 	if c.URL != "" {
 		u, err := url.Parse(c.URL)
 		if err != nil || (u.Scheme != "file" && u.Scheme != "s3") {
-			return nil, configErrorf("bad --target %q: want file:///DIR or s3://BUCKET", c.URL)
+			return nil, configErrorf("URL", c.URL, "want file:///DIR or s3://BUCKET")
 		}
 		if u.Scheme == "file" {
 			return openFS(c, u)
 		}
 		if c.Bucket != "" && c.Bucket != u.Host {
-			return nil, configErrorf("--target %s and --bucket %s disagree", c.URL, c.Bucket)
+			return nil, configErrorf("Bucket", c.Bucket, "disagrees with the URL %s", c.URL)
 		}
 		c.Bucket = u.Host
 	}
 	if c.Bucket != "" {
 		if err := s3.CheckBucketName(c.Bucket); err != nil {
-			return nil, configErrorf("--bucket: %v", err)
+			return nil, configErrorf("Bucket", "", "%v", err)
 		}
 	}
 	if c.Endpoint == "" && c.Profile != "" {
 		ep, err := s3.ProfileEndpoint(ctx, c.Profile)
 		if err != nil {
-			return nil, configErrorf("--profile: %v", err)
+			return nil, configErrorf("Profile", "", "%v", err)
 		}
 		c.Endpoint, c.EndpointFrom = ep, "endpoint_url "+ep+" (of profile "+c.Profile+")"
 	}
 	if c.EndpointFrom == "" {
-		c.EndpointFrom = "--endpoint-url " + c.Endpoint
+		c.EndpointFrom = "the endpoint " + c.Endpoint
 	}
 	switch c.Addressing {
 	case "":
 		c.Addressing = "auto"
 	case "auto", "path", "virtual":
 	default:
-		return nil, configErrorf("bad --addressing %q: want path, virtual or auto", c.Addressing)
+		return nil, configErrorf("Addressing", c.Addressing, "want path, virtual or auto")
 	}
 	switch c.HTTPClient {
 	case "":
 		c.HTTPClient = "direct"
 	case "direct", "std":
 	default:
-		return nil, configErrorf("bad --http-client %q: want direct or std", c.HTTPClient)
+		return nil, configErrorf("HTTPClient", c.HTTPClient, "want direct or std")
 	}
 	if c.Endpoint == "" && c.Bucket == "" {
 		return openEmbedded(ctx, c, note)
 	}
 	if c.Bucket == "" {
-		return nil, configErrorf("%s needs --bucket", c.EndpointFrom)
+		return nil, &ConfigError{Field: "Bucket", Err: &NoBucketError{EndpointFrom: c.EndpointFrom}}
 	}
 	return openS3(ctx, c, s3.Config{AccessKey: c.AccessKey, SecretKey: c.SecretKey})
 }
 
 func openFS(c TargetConfig, u *url.URL) (*Target, error) {
 	if u.Host != "" && u.Host != "localhost" {
-		return nil, configErrorf("bad --target %q: a file URL has three slashes, file:///DIR", c.URL)
+		return nil, configErrorf("URL", c.URL, "a file URL has three slashes, file:///DIR")
 	}
 	opts := fs.Options{Direct: c.Direct}
 	st, err := fs.New(u.Path, opts)
 	if err != nil {
-		return nil, configErrorf("--target %s: %v", c.URL, err)
+		return nil, configErrorf("URL", c.URL, "%v", err)
 	}
 	return &Target{Store: st, Info: result.Target{Kind: "fs", Root: u.Path}, fsOpts: opts, cfg: c,
 		close: func(context.Context) error { return nil }}, nil
@@ -186,7 +239,7 @@ func openEmbedded(ctx context.Context, c TargetConfig, note func(string, ...any)
 func openS3(ctx context.Context, c TargetConfig, sc s3.Config) (*Target, error) {
 	if c.Endpoint != "" {
 		if u, err := url.Parse(c.Endpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, configErrorf("bad --endpoint-url %q: want http://HOST[:PORT] or https://HOST[:PORT]", c.Endpoint)
+			return nil, configErrorf("Endpoint", c.Endpoint, "want http://HOST[:PORT] or https://HOST[:PORT]")
 		}
 	}
 	sc.Endpoint, sc.Bucket, sc.Profile, sc.Insecure, sc.CABundle = c.Endpoint, c.Bucket, c.Profile, c.Insecure, c.CABundle
@@ -199,7 +252,7 @@ func openS3(ctx context.Context, c TargetConfig, sc s3.Config) (*Target, error) 
 	sc.NoKeepAlive, sc.NoTLSResumption, sc.MaxConnsPerHost = c.NoKeepAlive, c.NoTLSResumption, c.MaxConnsPerHost
 	st, err := s3.New(ctx, sc)
 	if err != nil && sc.VirtualHost && strings.Contains(err.Error(), "virtual-host") {
-		return nil, configErrorf("--addressing virtual: %v (--addressing path or auto addresses it)", strings.TrimPrefix(err.Error(), "s3: "))
+		return nil, configErrorf("Addressing", "virtual", "%v (path or auto addressing reaches it)", strings.TrimPrefix(err.Error(), "s3: "))
 	}
 	if err != nil {
 		return nil, err
@@ -245,22 +298,23 @@ func checkBucket(ctx context.Context, c TargetConfig, st *s3.Store) error {
 		ok, err = st.BucketExists(ctx)
 		return err
 	})
+	fail := func(problem string, err error) error { return &TargetError{Problem: problem, Bucket: c.Bucket, At: at, Err: err} }
 	switch {
 	case errors.Is(err, storage.ErrAccessDenied):
-		return fmt.Errorf("access denied to bucket %s at %s: check credentials (--profile, AWS_ACCESS_KEY_ID...)", c.Bucket, at)
+		return fail(ProblemDenied, err)
 	case errors.Is(err, storage.ErrCertificate):
-		return fmt.Errorf("%s: the server's TLS certificate is not trusted (%s): give its CA with --ca-bundle FILE (or AWS_CA_BUNDLE), or skip verification with --insecure", at, certCause(err))
+		return fail(ProblemCertificate, err)
 	case isStatus(err, 400):
-		return fmt.Errorf("%s refused the request on bucket %s as malformed (%v): the bucket name or the addressing (--addressing) is not what this store accepts", at, c.Bucket, RootCause(err))
+		return fail(ProblemMalformed, err)
 	case err != nil:
-		return fmt.Errorf("cannot reach %s: %v", at, RootCause(err))
+		return fail(ProblemUnreachable, err)
 	case ok:
 		return nil
 	case !c.CreateBucket:
-		return fmt.Errorf("bucket %s does not exist at %s (create it, or pass --create-bucket)", c.Bucket, at)
+		return fail(ProblemNoBucket, storage.ErrBucketNotFound)
 	}
 	if err := st.CreateBucket(ctx); err != nil {
-		return fmt.Errorf("create bucket %s at %s: %w", c.Bucket, at, err)
+		return fail(ProblemCreate, err)
 	}
 	return nil
 }

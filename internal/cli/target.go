@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -93,6 +94,9 @@ func (o *targetOptions) open(ctx context.Context, env Env, maxConns int, note fu
 	if o.conn.maxPerHost < 0 {
 		return nil, usagef("--max-conns-per-host %d: want 0 (no cap) or more", o.conn.maxPerHost)
 	}
+	if c.Endpoint != "" {
+		c.EndpointFrom = "--endpoint-url " + c.Endpoint
+	}
 	if c.Endpoint == "" {
 		for _, v := range []string{"AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL"} {
 			if c.Endpoint = env.Getenv(v); c.Endpoint != "" {
@@ -105,9 +109,39 @@ func (o *targetOptions) open(ctx context.Context, env Env, maxConns int, note fu
 		c.CABundle = env.Getenv("AWS_CA_BUNDLE")
 	}
 	t, err := run.Open(ctx, c, note)
+	return t, targetError(err)
+}
+
+// targetFlags are the flags of run.TargetConfig's fields.
+var targetFlags = map[string]string{"URL": "--target", "Bucket": "--bucket", "Profile": "--profile", "Addressing": "--addressing",
+	"HTTPClient": "--http-client", "Endpoint": "--endpoint-url"}
+
+// targetError says what run.Open found wrong in the flags' words: a
+// field's flag, and the flags that fix a store that cannot be used.
+func targetError(err error) error {
 	var ce *run.ConfigError
-	if errors.As(err, &ce) {
-		return nil, usageError{err}
+	var te *run.TargetError
+	var nb *run.NoBucketError
+	switch {
+	case errors.As(err, &nb):
+		return usagef("%s needs --bucket", nb.EndpointFrom)
+	case errors.As(err, &ce):
+		flag := targetFlags[ce.Field]
+		if ce.Value == "" {
+			return usagef("%s: %v", flag, ce.Err)
+		}
+		return usagef("bad %s %q: %v", flag, ce.Value, ce.Err)
+	case errors.As(err, &te):
+		switch te.Problem {
+		case run.ProblemDenied:
+			return fmt.Errorf("%w (--profile, AWS_ACCESS_KEY_ID...)", err)
+		case run.ProblemCertificate:
+			return fmt.Errorf("%w: --ca-bundle FILE (or AWS_CA_BUNDLE), or --insecure", err)
+		case run.ProblemMalformed:
+			return fmt.Errorf("%w (--addressing)", err)
+		case run.ProblemNoBucket:
+			return fmt.Errorf("bucket %s does not exist at %s (create it, or pass --create-bucket)", te.Bucket, te.At)
+		}
 	}
-	return t, err
+	return err
 }
