@@ -5,12 +5,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-minio.sh
+./scripts/install-versitygw.sh # the stores people run besides MinIO, for the store suite (TestConformance, e2e TestStores):
+./scripts/install-seaweedfs.sh # each starts here in under a minute (Ceph's one-node cluster: ~15-30 s)
+./scripts/install-ceph.sh
 ./scripts/install-chromium.sh
 ./scripts/install-tools.sh # rclone, s3cmd, aws CLI, boto3, s5cmd, the JS SDK for `objbench tools`
 ./scripts/install-mpi.sh # Open MPI's mpirun, which launches the distributed tests' workers
 ./scripts/install-lint.sh # staticcheck, pinned
 ./scripts/install-podman.sh # podman and runc, which build and run the container image as the Kubernetes Job would
 export OBJBENCH_REQUIRE_MINIO=1 # a missing MinIO fails the tests instead of skipping them
+export OBJBENCH_REQUIRE_VERSITYGW=1 OBJBENCH_REQUIRE_SEAWEEDFS=1 OBJBENCH_REQUIRE_CEPH=1 # likewise the other stores
 export OBJBENCH_REQUIRE_CHROMIUM=1 # likewise chromium, for the HTML report's browser test
 export OBJBENCH_REQUIRE_TOOLS=1 # likewise the transfer tools of the shoot-out
 export OBJBENCH_REQUIRE_MPI=1 # likewise mpirun, for the distributed run

@@ -72,7 +72,11 @@ func startSeaweedFS(tb testing.TB) (*Server, error) {
 		cmd := exec.CommandContext(ctx, bin, "server", "-dir="+data, "-ip=127.0.0.1", "-ip.bind=127.0.0.1",
 			"-master.port="+p(1), "-master.port.grpc="+p(2), "-volume.port="+p(3), "-volume.port.grpc="+p(4),
 			"-filer.port="+p(5), "-filer.port.grpc="+p(6), "-s3", "-s3.port="+p(0), "-s3.port.grpc="+p(7),
-			"-s3.config="+confFile, "-master.volumeSizeLimitMB=64", "-volume.max=64")
+			"-s3.config="+confFile, "-master.volumeSizeLimitMB=64", "-volume.max=64",
+			// Nothing leaves the machine (its default reports usage statistics
+			// to a web service), and no fixed port is taken: the catalog
+			// servers it starts by default listen on 8181 and 9101.
+			"-master.telemetry=false", "-s3.port.iceberg=0", "-s3.port.lance=0", "-s3.iam=false")
 		cmd.Dir = dir
 		return s, runServer(tb, s, cmd, cancel, 60*time.Second)
 	})
