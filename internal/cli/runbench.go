@@ -101,6 +101,9 @@ func runBench(ctx context.Context, env Env, o *benchOptions, sp workload.Spec) e
 		closeListener(ln)
 		return err
 	}
+	if wk.Rank == 0 && !o.target.lazyBucket {
+		warnLacking(ctx, tgt, sp, note, warnings(env))
+	}
 	ol, err := createOpLog(o.opLog)
 	if err != nil {
 		closeListener(ln)
