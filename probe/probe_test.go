@@ -180,3 +180,23 @@ func keysIn(t *testing.T, st storage.Store) []string {
 	}
 	return keys
 }
+
+// Over https the probe asks which TLS versions the server accepts: the
+// embedded server's Go TLS stack accepts 1.2 and 1.3 only.
+func TestProbeTLSVersions(t *testing.T) {
+	srv, err := s3server.Start(context.Background(), s3server.Config{Buckets: []string{"probe-tls"}, TLS: true, Quiet: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close(context.Background())
+	c := s3.Config{Endpoint: srv.Endpoint(), Bucket: "probe-tls", AccessKey: srv.AccessKey(), SecretKey: srv.SecretKey(),
+		Region: "us-east-1", PathStyle: true, CABundle: srv.CAFile()}
+	rep, err := probe.Run(context.Background(), c, probe.Options{Only: []string{"tls"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, ok := rep.Find("tls")
+	if !ok || f.Status != probe.Yes || f.Detail != "accepts TLS 1.2, TLS 1.3; refuses TLS 1.0, TLS 1.1" {
+		t.Errorf("tls: %+v", f)
+	}
+}
