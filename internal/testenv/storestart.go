@@ -76,10 +76,25 @@ func startSeaweedFS(tb testing.TB) (*Server, error) {
 			// Nothing leaves the machine (its default reports usage statistics
 			// to a web service), and no fixed port is taken: the catalog
 			// servers it starts by default listen on 8181 and 9101.
-			"-master.telemetry=false", "-s3.port.iceberg=0", "-s3.port.lance=0", "-s3.iam=false")
+			"-master.telemetry=false", "-s3.port.iceberg=0", "-s3.port.lance=0", "-s3.iam=false",
+			"-filer.localSocket="+filepath.Join(dir, "filer.sock"), "-s3.localSocket="+filepath.Join(dir, "s3.sock"))
 		cmd.Dir = dir
+		// Its gRPC sockets go to /tmp whatever the flags say
+		// (weed/command/server.go): removed once the process is gone.
+		tb.Cleanup(func() {
+			for i, name := range map[int]string{2: "master", 4: "volume", 6: "filer", 7: "s3"} {
+				removeSocket(fmt.Sprintf("/tmp/seaweedfs-%s-grpc-%d.sock", name, ports[i]))
+			}
+		})
 		return s, runServer(tb, s, cmd, cancel, 60*time.Second)
 	})
+}
+
+// removeSocket removes path if it is a Unix socket.
+func removeSocket(path string) {
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSocket != 0 {
+		_ = os.Remove(path)
+	}
 }
 
 // runServer starts cmd, waits until s.Endpoint answers S3 requests, and
