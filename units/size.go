@@ -8,8 +8,13 @@ import (
 	"strings"
 )
 
-// ParseSize reads a byte size such as "4KiB", "1.5 GB", "100" or "64m".
-// KB/MB/GB are powers of 1000 and KiB/MiB/GiB (and bare k/m/g) of 1024.
+// Units says which unit means what, for help texts and errors.
+const Units = "KiB, MiB, GiB, TiB are powers of 1024 (4KiB = 4096 B); KB, MB, GB, TB powers of 1000 (4KB = 4000 B)"
+
+// ParseSize reads a byte size such as "4KiB", "1.5 GB" or "100", any
+// case: KB/MB/GB/TB are powers of 1000 and KiB/MiB/GiB/TiB of 1024. A bare
+// K, M, G or T is refused: tools disagree on whether it means 1000 or
+// 1024, and a size that is silently the other one is a wrong benchmark.
 func ParseSize(s string) (int64, error) {
 	t := strings.TrimSpace(s)
 	i := strings.IndexFunc(t, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
@@ -17,9 +22,12 @@ func ParseSize(s string) (int64, error) {
 	if i >= 0 {
 		num, unit = t[:i], strings.TrimSpace(t[i:])
 	}
+	if bare := strings.ToUpper(unit); len(bare) == 1 && strings.Contains("KMGT", bare) {
+		return 0, fmt.Errorf("bad size %q: %w", s, &AmbiguousUnitError{Num: num, Unit: unit})
+	}
 	mult, ok := multiplier(unit)
 	if !ok {
-		return 0, fmt.Errorf("bad size %q: unknown unit %q (use B, KB, KiB, MB, MiB, GB, GiB, TB or TiB)", s, unit)
+		return 0, fmt.Errorf("bad size %q: unknown unit %q (use B, KB, KiB, MB, MiB, GB, GiB, TB or TiB: %s)", s, unit, Units)
 	}
 	// Exact decimal arithmetic: 9007199254740993 bytes is that many, not
 	// the nearest float64.
@@ -35,6 +43,16 @@ func ParseSize(s string) (int64, error) {
 		return 0, fmt.Errorf("bad size %q: not a whole number of bytes below 4 EiB", s)
 	}
 	return b.Num().Int64(), nil
+}
+
+// AmbiguousUnitError is a size with a bare K, M, G or T, which some tools
+// read as powers of 1000 and others of 1024. Num is the number before it
+// ("" in a selector's unit).
+type AmbiguousUnitError struct{ Num, Unit string }
+
+func (e *AmbiguousUnitError) Error() string {
+	u := strings.ToUpper(e.Unit)
+	return fmt.Sprintf("%s alone could mean powers of 1000 or of 1024: write %s%siB or %s%sB (%s)", e.Unit, e.Num, u, e.Num, u, Units)
 }
 
 // FormatSize writes a byte count exactly, in the unit that takes the
@@ -59,7 +77,7 @@ func FormatSize(n int64) string {
 }
 
 // multiplier returns the bytes in one unit, case-insensitively: KB, MB, GB,
-// TB are powers of 1000; KiB, MiB, GiB, TiB and bare k, m, g, t of 1024.
+// TB are powers of 1000; KiB, MiB, GiB, TiB of 1024.
 func multiplier(unit string) (int64, bool) {
 	switch strings.ToLower(unit) {
 	case "", "b":
@@ -72,13 +90,13 @@ func multiplier(unit string) (int64, bool) {
 		return 1e9, true
 	case "tb":
 		return 1e12, true
-	case "kib", "k":
+	case "kib":
 		return 1 << 10, true
-	case "mib", "m":
+	case "mib":
 		return 1 << 20, true
-	case "gib", "g":
+	case "gib":
 		return 1 << 30, true
-	case "tib", "t":
+	case "tib":
 		return 1 << 40, true
 	}
 	return 0, false

@@ -13,7 +13,7 @@ func TestParseSize(t *testing.T) {
 	for _, c := range []struct {
 		in   string
 		want int64
-	}{{"0", 0}, {"100", 100}, {"4KiB", 4096}, {"4kb", 4000}, {"1.5 MiB", 1572864}, {"64m", 64 << 20}, {"2GiB", 2 << 30}, {"10GB", 10e9}, {"7B", 7}} {
+	}{{"0", 0}, {"100", 100}, {"4KiB", 4096}, {"4kb", 4000}, {"1.5 MiB", 1572864}, {"64mib", 64 << 20}, {"64 mb", 64e6}, {"2GiB", 2 << 30}, {"10GB", 10e9}, {"7B", 7}} {
 		got, err := units.ParseSize(c.in)
 		if err != nil || got != c.want {
 			t.Errorf("ParseSize(%q) = %d, %v; want %d", c.in, got, err, c.want)
@@ -22,6 +22,14 @@ func TestParseSize(t *testing.T) {
 	for _, bad := range []string{"4XB", "", "KiB", "1.5B", "-1", "1e3"} {
 		if _, err := units.ParseSize(bad); err == nil || !strings.Contains(err.Error(), "bad size") {
 			t.Errorf("ParseSize(%q) err = %v; want a 'bad size' error", bad, err)
+		}
+	}
+	// A bare K, M, G or T is read as 1000 by some tools and 1024 by others:
+	// refused, with both spellings that say which.
+	for in, want := range map[string]string{"4K": "write 4KiB or 4KB", "64m": "write 64MiB or 64MB", "1.5 g": "write 1.5GiB or 1.5GB",
+		"2T": "write 2TiB or 2TB"} {
+		if _, err := units.ParseSize(in); err == nil || !strings.Contains(err.Error(), "alone could mean powers of 1000 or of 1024: "+want) {
+			t.Errorf("ParseSize(%q) err = %v; want it refused: %q", in, err, want)
 		}
 	}
 }

@@ -88,6 +88,9 @@ func parseSelector(in string, sizes bool) (Selector, error) {
 			return Selector{}, fmt.Errorf("bad selector %q: %q after ')'", in, unit)
 		}
 		m, err := units.ParseSize("1" + unit)
+		if amb := (*units.AmbiguousUnitError)(nil); errors.As(err, &amb) {
+			return Selector{}, fmt.Errorf("bad selector %q: %w", in, &units.AmbiguousUnitError{Unit: amb.Unit})
+		}
 		if err != nil || m < 1 {
 			return Selector{}, fmt.Errorf("bad selector %q: unknown unit %q (use B, KB, KiB, MB, MiB, GB, GiB)", in, unit)
 		}
@@ -108,6 +111,9 @@ func parseSelector(in string, sizes bool) (Selector, error) {
 func parseBare(in, t string, sizes bool) (Selector, error) {
 	if sizes {
 		n, err := units.ParseSize(t)
+		if amb := (*units.AmbiguousUnitError)(nil); errors.As(err, &amb) {
+			return Selector{}, fmt.Errorf("bad size %q: %w", in, amb)
+		}
 		if err != nil {
 			return Selector{}, fmt.Errorf("bad size %q: want a size (4KiB) or a selector like u(1,10)MB", in)
 		}

@@ -98,6 +98,11 @@ func TestParseSizeSelector(t *testing.T) {
 		if _, err := workload.ParseSizeSelector(bad); err == nil {
 			t.Errorf("ParseSizeSelector(%q) accepted a bad size", bad)
 		}
+	} // A bare k, m, g or t is 1000 to some tools and 1024 to others.
+	for in, want := range map[string]string{"64k": "write 64KiB or 64KB", "u(1,4)M": "write MiB or MB"} {
+		if _, err := workload.ParseSizeSelector(in); err == nil || !strings.Contains(err.Error(), "alone could mean powers of 1000 or of 1024: "+want) {
+			t.Errorf("ParseSizeSelector(%q): %v; want it refused: %s", in, err, want)
+		}
 	}
 }
 

@@ -65,17 +65,17 @@ func (o *benchOptions) register(f *pflag.FlagSet, op string) {
 	if op == "list" {
 		defSize = "4KiB"
 	}
-	f.StringVar(&o.size, "size", defSize, "object size (B, KB, KiB, MB, MiB, GB, GiB)")
+	f.StringVar(&o.size, "size", defSize, "object size: "+units.Units)
 	f.StringVarP(&o.concurrency, "concurrency", "c", "8", "workers; a comma list (1,4,16,64) runs one step per value. With --worker, the run's total: "+
 		"each process runs its share (-c 16 over 4 processes: 4 each), and --ops/--bytes follow the workers")
 	f.DurationVarP(&o.duration, "duration", "d", 0, "how long each step runs (default: 10s for the op commands, 5s for run, when no --ops/--bytes)")
 	f.Int64Var(&o.ops, "ops", 0, "stop each step after this many ops (with --worker: the run's total, shared by its processes)")
-	f.StringVar(&o.bytes, "bytes", "", "stop each step after moving this many bytes (e.g. 10GiB)")
+	f.StringVar(&o.bytes, "bytes", "", "stop each step after moving this many bytes (e.g. 10GiB; KiB and KB differ: see --size)")
 	f.IntVar(&o.objects, "objects", 0, "objects to prepare for get/stat/delete/list/mixed (default: 200, at most 1 GiB of them; delete: 1000)")
 	f.StringVar(&o.prefix, "prefix", "", "with --no-prepare: read the objects already under this prefix (found by listing)")
 	f.BoolVar(&o.noPrepare, "no-prepare", false, "do not write objects first; read those under --prefix")
 	f.BoolVar(&o.noCleanup, "no-cleanup", false, "keep the objects this run wrote (under objbench/RUN-ID/)")
-	f.StringVar(&o.rangeSize, "range-size", "", "GET reads this many bytes at a random offset (ranged GET)")
+	f.StringVar(&o.rangeSize, "range-size", "", "GET reads this many bytes at a random offset (ranged GET; KiB and KB differ: see --size)")
 	f.StringVar(&o.fsync, "fsync", "none", "file targets: none (page cache), per-file (fsync each file before its PUT returns) or at-end (one syncfs after each step, in its time)")
 	if op != "put" {
 		o.corpus.register(f, "prepare")

@@ -26,7 +26,7 @@ type genOptions struct {
 
 func (o *genOptions) register(cmd *cobra.Command, many bool) {
 	f := cmd.Flags()
-	f.StringVar(&o.size, "size", "", "size of each file (B, KB, KiB, MB, MiB, GB, GiB); required")
+	f.StringVar(&o.size, "size", "", "size of each file, required: "+units.Units)
 	if many {
 		f.IntVar(&o.count, "count", 0, "how many files; required")
 		f.IntVar(&o.workers, "workers", 4, "files written at once")

@@ -97,7 +97,7 @@ for objbench run. docs/replay.md has the whole story.`,
 	f.BoolVar(&o.strict, "strict", false, "stop at the first entry that cannot be replayed (exit 2, with its file:line) instead of counting it")
 	f.BoolVar(&o.anonymize, "anonymize", false, "hash every key segment (HMAC-SHA256, a secret new each run): the tree and the popularity stay, the names do not")
 	f.BoolVar(&o.keepBucket, "keep-bucket", false, "keep the log's bucket as the first key segment, so several buckets' keys stay apart")
-	f.StringVar(&o.defaultSize, "default-size", "64KiB", "size of an object the log reads or writes without saying how large")
+	f.StringVar(&o.defaultSize, "default-size", "64KiB", "size of an object the log reads or writes without saying how large: "+units.Units)
 	f.DurationVar(&o.reorder, "reorder-window", 10*time.Second, "how far out of time order the log's entries may come and still be put in order")
 	f.StringVar(&o.loop, "loop", "auto", "how requests are paced: open (each at its offset; workers added while all are busy, drops counted), closed (--concurrency workers take them in order, each at its offset or when one is free), or auto: closed for an op log of a closed-loop run, open for anything else")
 	f.BoolVar(&o.burst, "burst", false, "access logs and CloudTrail (whole-second times): issue each second's requests at once, as a burst, instead of spread over the second in log order")

@@ -55,7 +55,7 @@ objective. --out writes the curve as JSON.`,
 	}
 	f := cmd.Flags()
 	o.target.register(f)
-	f.StringVar(&o.size, "size", "4KiB", "object size")
+	f.StringVar(&o.size, "size", "4KiB", "object size: "+units.Units)
 	f.IntVar(&o.objects, "objects", 64, "objects to prepare for get/stat")
 	f.StringVar(&o.slo, "slo", "p99<50ms", "latency objective on response time (from intended start)")
 	f.Float64Var(&o.maxErr, "max-error-ratio", 0.01, "highest (errors + dropped slots) / slots a step may have")

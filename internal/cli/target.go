@@ -42,7 +42,7 @@ type targetOptions struct {
 func (o *targetOptions) register(f *pflag.FlagSet) {
 	f.Var((*targetList)(o), "target", "what to measure: s3://BUCKET or file:///DIR (default: --bucket at --endpoint-url, or the embedded server); "+
 		"repeated, run and the op commands run the workload on each in turn and compare them")
-	f.StringVar(&o.endpoint, "endpoint-url", "", "S3 endpoint URL, e.g. http://10.0.0.5:9000 (default: $AWS_ENDPOINT_URL; none and no --bucket: embedded server)")
+	f.StringVar(&o.endpoint, "endpoint-url", "", "S3 endpoint URL, e.g. http://10.0.0.5:9000 (default: $AWS_ENDPOINT_URL_S3, else $AWS_ENDPOINT_URL; none and no --bucket: embedded server)")
 	f.StringVar(&o.bucket, "bucket", "", "S3 bucket to use")
 	f.StringVar(&o.region, "region", "", "region for signing (default: from --profile/env, else us-east-1)")
 	f.StringVar(&o.profile, "profile", "", "aws shared config profile for credentials and region")
@@ -98,11 +98,9 @@ func (o *targetOptions) open(ctx context.Context, env Env, maxConns int, note fu
 		c.EndpointFrom = "--endpoint-url " + c.Endpoint
 	}
 	if c.Endpoint == "" {
-		for _, v := range []string{"AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL"} {
-			if c.Endpoint = env.Getenv(v); c.Endpoint != "" {
-				c.EndpointFrom = v + "=" + c.Endpoint + " (from the environment)"
-				break
-			}
+		var v string
+		if c.Endpoint, v = envEndpoint(env); c.Endpoint != "" {
+			c.EndpointFrom = v + "=" + c.Endpoint + " (from the environment)"
 		}
 	}
 	if c.CABundle == "" {
@@ -144,4 +142,16 @@ func targetError(err error) error {
 		}
 	}
 	return err
+}
+
+// envEndpoint is the S3 endpoint the environment names, as the aws CLI
+// and SDKs read it: AWS_ENDPOINT_URL_S3 (S3's own), else
+// AWS_ENDPOINT_URL; and the variable it came from.
+func envEndpoint(env Env) (string, string) {
+	for _, v := range []string{"AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL"} {
+		if ep := env.Getenv(v); ep != "" {
+			return ep, v
+		}
+	}
+	return "", ""
 }

@@ -65,8 +65,8 @@ Custom tools: --tool 'NAME=COMMAND TEMPLATE' with the placeholders
 credentials reach it as AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
 AWS_REGION and AWS_ENDPOINT_URL.
 
-With no --endpoint-url (and no $AWS_ENDPOINT_URL) the embedded S3 server
-is the target.`,
+With no --endpoint-url (and neither $AWS_ENDPOINT_URL_S3 nor
+$AWS_ENDPOINT_URL) the embedded S3 server is the target.`,
 		Example: `  objbench tools --files 32x32MiB,1x1GiB --threads 1,2,4
   objbench tools --tools aws,rclone,objbench --files 32x128MiB,16x256MiB,8x512MiB,2x2GiB,1x4GiB \
       --threads 1,2,4,8 --repeat 3 --endpoint-url http://10.0.0.5:9000 --bucket bench --csv tools.csv
@@ -221,7 +221,7 @@ func runTools(ctx context.Context, env Env, o *toolsOptions) error {
 func (o *toolsOptions) openTarget(ctx context.Context, env Env, note func(string, ...any)) (shootout.Target, func(context.Context) error, error) {
 	t := &o.target
 	if t.endpoint == "" {
-		t.endpoint = env.Getenv("AWS_ENDPOINT_URL")
+		t.endpoint, _ = envEndpoint(env)
 	}
 	closeServer := func(context.Context) error { return nil }
 	var keys shootout.Target // the tools' credentials and region

@@ -70,8 +70,9 @@ the corpus nor its list; then only DST is given. --max-objects N takes the first
 source. Afterwards objbench get/stat --no-prepare --prefix PREFIX reads
 them back by listing.
 
-With no --endpoint-url (and no $AWS_ENDPOINT_URL) the embedded S3 server
-is used, so a gen: upload works out of the box; for AWS S3 pass its
+With no --endpoint-url (and neither $AWS_ENDPOINT_URL_S3 nor
+$AWS_ENDPOINT_URL) the embedded S3 server is used, so a gen: upload
+works out of the box; for AWS S3 pass its
 endpoint, e.g. --endpoint-url https://s3.eu-west-1.amazonaws.com --addressing virtual.`,
 		Example: `  objbench transfer gen:1GiB s3://objbench/big
   objbench transfer gen:2500x1MiB s3://b/small/ --endpoint-url http://10.0.0.5:9000
@@ -98,7 +99,7 @@ endpoint, e.g. --endpoint-url https://s3.eu-west-1.amazonaws.com --addressing vi
 	}
 	f := cmd.Flags()
 	o.target.register(f)
-	f.StringVar(&o.partSize, "part-size", "", "part size (default: 8MiB below 1GiB objects, 16MiB above, larger to stay within 10,000 parts)")
+	f.StringVar(&o.partSize, "part-size", "", "part size (default: 8MiB below 1GiB objects, 16MiB above, larger to stay within 10,000 parts): "+units.Units)
 	f.IntVar(&o.partConcurrency, "part-concurrency", 0, "parts in flight per object (default: 4 when objects span parts, else 1)")
 	f.IntVar(&o.workers, "workers", 0, "objects in flight (default: about 16 requests in flight overall)")
 	f.IntVar(&o.retries, "retries", 3, "times a failed request is tried again, with backoff")
@@ -240,7 +241,7 @@ func (o *transferOptions) openBucket(ctx context.Context, env Env, bucket string
 		return nil, result.Target{}, nil, usagef("--bucket %s and s3://%s disagree", t.bucket, bucket)
 	}
 	if t.endpoint == "" {
-		t.endpoint = env.Getenv("AWS_ENDPOINT_URL")
+		t.endpoint, _ = envEndpoint(env)
 	}
 	if u, err := url.Parse(t.endpoint); t.endpoint != "" && (err != nil || u.Host == "") {
 		return nil, result.Target{}, nil, usagef("bad --endpoint-url %q: want http://HOST[:PORT] or https://HOST[:PORT]", t.endpoint)
