@@ -88,6 +88,8 @@ type writeConditions struct {
 func parseWriteConditions(h http.Header) (writeConditions, error) {
 	var w writeConditions
 	if v := h.Get("If-None-Match"); v != "" {
+		// S3 takes * only on a write and answers 501 to an ETag; MinIO
+		// and RGW evaluate one. This follows S3.
 		if strings.TrimSpace(v) != "*" {
 			return w, errNotImplemented("If-None-Match with a value other than * on a write")
 		}

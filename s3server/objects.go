@@ -213,7 +213,7 @@ func partRange(obj *object, pn string) (byteRange, error) {
 	if len(parts) == 0 {
 		parts = []int64{obj.size}
 	}
-	if n > len(parts) {
+	if n > len(parts) { // S3's 416 InvalidPartNumber (RGW answers 400 InvalidPart)
 		return byteRange{}, errorf(http.StatusRequestedRangeNotSatisfiable, "InvalidPartNumber", "The requested partnumber is not satisfiable")
 	}
 	var start int64
