@@ -3,8 +3,13 @@ package probe
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
+	"encoding/xml"
 	"errors"
+	"fmt"
+	"hash/crc64"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/objbench/objbench/storage"
@@ -22,7 +27,7 @@ func checksumNames() []string {
 			names = append(names, "checksum."+string(c)+".trailer")
 		}
 	}
-	return append(names, "checksum.get", "checksum.multipart")
+	return append(names, "checksum.get", "checksum.multipart", "checksum.full-object")
 }
 
 func checkChecksums(ctx context.Context, p *prober) {
@@ -53,6 +58,7 @@ func checkChecksums(ctx context.Context, p *prober) {
 	}
 	checkStoredChecksum(ctx, p, stored, data)
 	checkMultipartChecksum(ctx, p)
+	checkFullObjectChecksum(ctx, p)
 }
 
 // checkStoredChecksum reads back an object written with a checksum and
@@ -118,5 +124,70 @@ func checkMultipartChecksum(ctx context.Context, p *prober) {
 		p.add(name, Yes, "CRC32C of unstated type (%s)", v)
 	default:
 		p.add(name, Yes, "CRC32C %s (%s)", strings.ToUpper(kind), v)
+	}
+}
+
+// crc64NVME is CRC-64/NVME (polynomial 0xAD93D23594C93659, bit reversed
+// as hash/crc64 takes it), S3's CRC64NVME.
+var crc64NVME = crc64.MakeTable(0x9A6C9329AC4BC9B5)
+
+// checkFullObjectChecksum uploads two parts with CRC64NVME checksums in an
+// upload created as FULL_OBJECT, completes it with the whole object's
+// CRC64NVME, and asks which checksum the object ends with.
+func checkFullObjectChecksum(ctx context.Context, p *prober) {
+	const name = "checksum.full-object"
+	key := p.key("checksum-full-object")
+	r, err := p.st.Exchange(ctx, http.MethodPost, key, "uploads=", http.Header{
+		"X-Amz-Checksum-Algorithm": {"CRC64NVME"}, "X-Amz-Checksum-Type": {"FULL_OBJECT"}}, nil)
+	var created struct {
+		UploadID string `xml:"UploadId"`
+	}
+	if err != nil || r.StatusCode != 200 || xml.Unmarshal(r.Body, &created) != nil || created.UploadID == "" {
+		if err == nil {
+			err = replyError(r)
+		}
+		p.add(name, No, "create: %s", refusal(p.seen(err)))
+		return
+	}
+	p.startUpload(key, created.UploadID)
+	whole := crc64.New(crc64NVME)
+	var doc strings.Builder
+	doc.WriteString(`<CompleteMultipartUpload xmlns="http://s3.amazonaws.com/doc/2006-03-01/">`)
+	for i, b := range [][]byte{payload(partMin, 13), payload(1024, 14)} {
+		whole.Write(b)
+		pt, err := p.st.UploadPart(ctx, key, created.UploadID, i+1, bytes.NewReader(b), int64(len(b)),
+			storage.PutOptions{Checksum: storage.ChecksumCRC64NVME})
+		if err != nil {
+			p.add(name, No, "part %d: %s", i+1, refusal(p.seen(err)))
+			return
+		}
+		fmt.Fprintf(&doc, "<Part><PartNumber>%d</PartNumber><ETag>&quot;%s&quot;</ETag><ChecksumCRC64NVME>%s</ChecksumCRC64NVME></Part>",
+			i+1, strings.Trim(pt.ETag, `"`), pt.Checksum)
+	}
+	doc.WriteString("</CompleteMultipartUpload>")
+	sum := base64.StdEncoding.EncodeToString(whole.Sum(nil))
+	r, err = p.st.Exchange(ctx, http.MethodPost, key, "uploadId="+url.QueryEscape(created.UploadID), http.Header{
+		"X-Amz-Checksum-Crc64nvme": {sum}, "X-Amz-Checksum-Type": {"FULL_OBJECT"}}, []byte(doc.String()))
+	if err != nil || r.StatusCode != 200 || bytes.Contains(r.Body, []byte("<Error>")) {
+		if err == nil {
+			err = replyError(r)
+		}
+		p.add(name, No, "complete: %s", refusal(p.seen(err)))
+		return
+	}
+	p.endUpload(key, created.UploadID)
+	h, err := p.st.Exchange(ctx, http.MethodHead, key, "", http.Header{"X-Amz-Checksum-Mode": {"ENABLED"}}, nil)
+	if err != nil || h.StatusCode != 200 {
+		p.add(name, Yes, "completed as FULL_OBJECT; the object's checksum could not be read")
+		return
+	}
+	got, kind := h.Header.Get("X-Amz-Checksum-Crc64nvme"), h.Header.Get("X-Amz-Checksum-Type")
+	switch {
+	case got == sum && (kind == "" || strings.EqualFold(kind, "FULL_OBJECT")):
+		p.add(name, Yes, "CRC64NVME of the whole object (%s), from parts with their own", sum)
+	case got == "":
+		p.add(name, No, "completed, but the object keeps no CRC64NVME")
+	default:
+		p.add(name, Differs, "asked FULL_OBJECT %s, the object has %s %s", sum, kind, got)
 	}
 }

@@ -30,10 +30,10 @@ func newProbeCommand(env Env) *cobra.Command {
 seconds: addressing styles, TLS versions, ListObjects v1 and v2 and their
 pages, key order, multipart uploads and their minimum part size, ETag
 forms, checksum algorithms (in a header, in an aws-chunked trailer, read
-back, multipart), conditional writes and reads, versioning, object lock,
-tagging, SSE-S3, SSE-KMS and SSE-C, DeleteObjects, CopyObject and
-UploadPartCopy, presigned URLs, 503 SlowDown answers seen and the clock's
-skew. It prints one line per feature (yes, no, differs from S3, info, or
+back, multipart composite and full-object), conditional writes and
+reads, versioning, object lock, tagging, SSE-S3, SSE-KMS and SSE-C,
+DeleteObjects, CopyObject and UploadPartCopy, presigned URLs, 503 SlowDown
+answers seen and the clock's skew. It prints one line per feature (yes, no, differs from S3, info, or
 not checked and why) and writes the same as JSON (--out).
 
 It writes only objects of its own, under objbench-probe-RANDOM/ in the
