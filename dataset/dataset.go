@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -63,7 +64,7 @@ func WriteFiles(ctx context.Context, dir string, count int, size int64, o Option
 	if !o.Force {
 		for i := range count { // fail before writing anything
 			if _, err := os.Lstat(filepath.Join(dir, Name(i, count))); err == nil {
-				return fmt.Errorf("%s already exists (use --force to replace it)", filepath.Join(dir, Name(i, count)))
+				return fmt.Errorf("%s: %w (Options.Force replaces it)", filepath.Join(dir, Name(i, count)), fs.ErrExist)
 			}
 		}
 	}
@@ -96,7 +97,7 @@ func WriteFiles(ctx context.Context, dir string, count int, size int64, o Option
 func writeOne(ctx context.Context, path string, size int64, seed uint64, r *payload.Reader, o Options) error {
 	if !o.Force {
 		if _, err := os.Lstat(path); err == nil {
-			return fmt.Errorf("%s already exists (use --force to replace it)", path)
+			return fmt.Errorf("%s: %w (Options.Force replaces it)", path, fs.ErrExist)
 		}
 	}
 	r.Reset(seed, size)

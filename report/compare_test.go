@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -150,7 +151,7 @@ func TestThresholds(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"p99>10", "p98>+10%", "FOO:p99>+10%", "p99=+10%", "", "throughput<-5%%"} {
-		if _, err := ParseThreshold(bad); err == nil || !strings.Contains(err.Error(), "--fail-if") {
+		if _, err := ParseThreshold(bad); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("threshold %q", bad)) {
 			t.Errorf("%q: error %v, want one naming the expression", bad, err)
 		}
 	}

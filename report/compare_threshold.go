@@ -27,22 +27,22 @@ var thresholdRE = regexp.MustCompile(`^(?:([A-Za-z_-]+):)?([A-Za-z0-9.]+)\s*([<>
 func ParseThreshold(expr string) (Threshold, error) {
 	m := thresholdRE.FindStringSubmatch(strings.TrimSpace(expr))
 	if m == nil {
-		return Threshold{}, fmt.Errorf("--fail-if %q: want [OP:]METRIC>PCT%% or [OP:]METRIC<PCT%%, e.g. 'p99>+10%%' or 'GET:throughput<-5%%'", expr)
+		return Threshold{}, fmt.Errorf("threshold %q: want [OP:]METRIC>PCT%% or [OP:]METRIC<PCT%%, e.g. 'p99>+10%%' or 'GET:throughput<-5%%'", expr)
 	}
 	t := Threshold{Expr: expr, Above: m[3] == ">"}
 	if m[1] != "" {
 		op, err := metrics.ParseOp(m[1])
 		if err != nil {
-			return Threshold{}, fmt.Errorf("--fail-if %q: %w", expr, err)
+			return Threshold{}, fmt.Errorf("threshold %q: %w", expr, err)
 		}
 		t.Op = op.String()
 	}
 	var err error
 	if t.Metric, err = ParseMetric(m[2]); err != nil {
-		return Threshold{}, fmt.Errorf("--fail-if %q: %w", expr, err)
+		return Threshold{}, fmt.Errorf("threshold %q: %w", expr, err)
 	}
 	if t.Pct, err = strconv.ParseFloat(m[4], 64); err != nil {
-		return Threshold{}, fmt.Errorf("--fail-if %q: %w", expr, err)
+		return Threshold{}, fmt.Errorf("threshold %q: %w", expr, err)
 	}
 	return t, nil
 }

@@ -199,5 +199,5 @@ func holds(dir string, fs FileSet) (bool, error) {
 			return true, nil
 		}
 	}
-	return false, fmt.Errorf("%s holds something other than %d files of %d bytes: empty it or choose another --data-dir", dir, fs.Count, fs.Size)
+	return false, fmt.Errorf("%s holds something other than %d files of %d bytes: empty it or choose another (Config.DataDir)", dir, fs.Count, fs.Size)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -56,7 +57,7 @@ func (r *runner) create(it Item) (*os.File, error) {
 	}
 	f, err := r.openFile(it, flags)
 	if errors.Is(err, os.ErrExist) {
-		return nil, fmt.Errorf("%s already exists (use --force to replace it)", it.Path)
+		return nil, fmt.Errorf("%s: %w (Options.Force replaces it)", it.Path, fs.ErrExist)
 	}
 	if err != nil {
 		return nil, err

@@ -269,7 +269,7 @@ func DownloadPlan(ctx context.Context, st storage.Store, prefix, dir string, for
 		}
 		if name := filepath.Join(dir, filepath.FromSlash(rel)); !force {
 			if _, err := os.Lstat(name); err == nil {
-				return fmt.Errorf("%s already exists (use --force to replace it)", name)
+				return fmt.Errorf("%s: %w (Options.Force replaces it)", name, fs.ErrExist)
 			}
 		}
 		return nil

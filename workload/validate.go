@@ -89,7 +89,7 @@ func (s *Storage) validate(p *problems) {
 func (p *problems) hintTarget() {
 	for i, e := range p.errs {
 		if strings.Contains(e.Error(), "is not supported: objbench measures S3-compatible stores") {
-			p.errs[i] = fmt.Errorf("%w; name an S3 target (--endpoint-url, --bucket or --target) to run this workload there, containers as buckets", e)
+			p.errs[i] = fmt.Errorf("%w; name an S3 target (an endpoint and a bucket, or a target URL) to run this workload there, containers as buckets", e)
 		}
 	}
 }
@@ -132,11 +132,11 @@ func (s Stream) validate(p *problems, where string, kind StageKind) {
 		case c < 1:
 			bad("concurrency %d; must be at least 1", c)
 		case c > MaxConcurrency:
-			bad("concurrency %d: one objbench process runs at most %d workers; split the run over processes (--worker, see 'Many clients')", c, MaxConcurrency)
+			bad("concurrency %d: one objbench process runs at most %d workers; split the run over processes (the workers of one run: docs/many-clients.md)", c, MaxConcurrency)
 		}
 	}
 	if s.Rate != nil && s.Rate.MaxWorkers > MaxConcurrency {
-		bad("max_workers %d: one objbench process runs at most %d workers; split the run over processes (--worker)", s.Rate.MaxWorkers, MaxConcurrency)
+		bad("max_workers %d: one objbench process runs at most %d workers; split the run over processes (the workers of one run)", s.Rate.MaxWorkers, MaxConcurrency)
 	}
 	if s.Size < 0 {
 		bad("size %d bytes is negative", s.Size)

@@ -82,7 +82,7 @@ func Execute(ctx context.Context, env Env) int {
 	root.SetArgs(env.Args)
 	root.SetOut(env.Stdout)
 	root.SetErr(env.Stderr)
-	err := root.ExecuteContext(ctx)
+	err := inFlagWords(root.ExecuteContext(ctx))
 	var ue usageError
 	var ie inputError
 	switch {
@@ -106,6 +106,34 @@ func Execute(ctx context.Context, env Env) int {
 // Command is objbench's command tree for env, for programs that walk it
 // (the generated reference: internal/clidoc).
 func Command(env Env) *cobra.Command { return newRootCommand(env) }
+
+// libraryWords are the options library errors name, and the flags that
+// set them.
+var libraryWords = strings.NewReplacer("(Options.Force replaces it)", "(use --force to replace it)",
+	"choose another (Config.DataDir)", "choose another --data-dir", "write it first (Generate)", "write it first with --generate",
+	"(Generate writes it again)", "(--generate writes it again)")
+
+// reworded is an error in the flags' words, still the error it was
+// (errors.As finds usage and input errors through it).
+type reworded struct {
+	err  error
+	text string
+}
+
+func (r reworded) Error() string { return r.text }
+func (r reworded) Unwrap() error { return r.err }
+
+// inFlagWords says err with the flags that set the options a library
+// error names.
+func inFlagWords(err error) error {
+	if err == nil {
+		return nil
+	}
+	if t := libraryWords.Replace(err.Error()); t != err.Error() {
+		return reworded{err, t}
+	}
+	return err
+}
 
 func newRootCommand(env Env) *cobra.Command {
 	root := &cobra.Command{

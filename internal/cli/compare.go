@@ -47,7 +47,7 @@ func runCompare(ctx context.Context, env Env, files, failIf []string, htmlOut st
 	for _, expr := range failIf {
 		t, err := report.ParseThreshold(expr)
 		if err != nil {
-			return usageError{err}
+			return usagef("--fail-if: %v", err)
 		}
 		thresholds = append(thresholds, t)
 	}

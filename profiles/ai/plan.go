@@ -98,11 +98,11 @@ func checkObjects(ns, what string, objs []loadgen.ScriptOp) func(ctx context.Con
 			info, err := st.Stat(ctx, ns+o.Key)
 			switch {
 			case errors.Is(err, storage.ErrNotFound):
-				return fmt.Errorf("%s is not in the store (no %s): write it first with --generate", what, ns+o.Key)
+				return fmt.Errorf("%s is not in the store (no %s): write it first (Generate)", what, ns+o.Key)
 			case err != nil:
 				return fmt.Errorf("%s: stat %s: %w", what, ns+o.Key, err)
 			case info.Size != o.Size:
-				return fmt.Errorf("%s: %s holds %d bytes where its layout has %d: it was written with other parameters (--generate writes it again)",
+				return fmt.Errorf("%s: %s holds %d bytes where its layout has %d: it was written with other parameters (Generate writes it again)",
 					what, ns+o.Key, info.Size, o.Size)
 			}
 		}
