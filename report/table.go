@@ -101,6 +101,10 @@ func WriteTable(w io.Writer, r *result.Run) error {
 		writeStepLine(w, &s)
 	}
 	writeVerdict(w, r)
+	if r.Saturation != nil {
+		fmt.Fprintln(w, "\nThe knee search (objbench saturate): each step's point, and the knee")
+		WriteSaturation(w, r)
+	}
 	return nil
 }
 

@@ -46,7 +46,9 @@ import (
 //	   its listening socket): its pid and command in the timeline, its CPU
 //	   in each sample, so the verdict tells it from other processes
 //	13: the tool's commit, and whether its checkout had uncommitted changes
-const Version = 13
+//	14: a knee search's curve, objective and knee (objbench saturate
+//	   --out), its steps the run's
+const Version = 14
 
 // RunInfo identifies a run and says how it ended; a result file and its
 // summary both begin with it.
@@ -91,6 +93,8 @@ type Run struct {
 	Workers *Workers `json:"workers,omitempty"`
 	// Replay is set when the run replayed a trace (objbench replay).
 	Replay *Replay `json:"replay,omitempty"`
+	// Saturation is set when the run was a knee search (objbench saturate).
+	Saturation *Saturation `json:"saturation,omitempty"`
 }
 
 // Worker is one process of a run split across processes.

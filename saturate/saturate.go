@@ -13,6 +13,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/objbench/objbench/result"
 )
 
 // Objective is what a step must meet.
@@ -27,22 +29,12 @@ type Objective struct {
 	MinGrowth float64
 }
 
-// Point is one step of the curve.
-type Point struct {
-	// Rate is the stepped value: the offered rate (ops/s), or the
-	// concurrency when the search steps workers (closed loop).
-	Rate       float64       `json:"rate_per_s"`
-	Achieved   float64       `json:"achieved_per_s"` // ok ops per second over the step's window
-	MiBPerSec  float64       `json:"mib_per_s"`
-	P50        time.Duration `json:"p50_ns"` // response time (open loop), else latency
-	P99        time.Duration `json:"p99_ns"`
-	Slots      int64         `json:"slots"` // issued + dropped
-	Errors     int64         `json:"errors"`
-	Dropped    int64         `json:"dropped"`
-	ErrorRatio float64       `json:"error_ratio"` // (errors + dropped) / slots
-	Met        bool          `json:"met"`
-	Why        string        `json:"why,omitempty"` // what failed, when not Met
-}
+// Point is one step of the curve, as the result file keeps it.
+type Point = result.SaturationPoint
+
+// defaultMaxErrorRatio bounds (errors + dropped) / slots when the
+// objective does not.
+const defaultMaxErrorRatio = 0.01
 
 // Config is one search.
 type Config struct {
@@ -126,7 +118,7 @@ func Search(ctx context.Context, c Config) (Result, error) {
 func judge(p *Point, o Objective, before []Point) {
 	maxErr := o.MaxErrorRatio
 	if maxErr == 0 {
-		maxErr = 0.01
+		maxErr = defaultMaxErrorRatio
 	}
 	growth := o.MinGrowth
 	if growth == 0 {

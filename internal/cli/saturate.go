@@ -2,15 +2,13 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/objbench/objbench/atomicfile"
+	"github.com/objbench/objbench/report"
 	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/run"
 	"github.com/objbench/objbench/saturate"
@@ -33,6 +31,7 @@ type saturateOptions struct {
 	by         string
 	startConc  int
 	maxConc    int
+	quiet      bool
 }
 
 func newSaturateCommand(env Env) *cobra.Command {
@@ -47,9 +46,12 @@ offered rate is served), --max-rate is passed or --max-time runs out.
 
 It prints the curve (offered and achieved rate, response-time p50/p99,
 errors, dropped slots) and the knee: the highest rate that met the
-objective. --out writes the curve as JSON.`,
+objective. --out writes a result file of the whole search (every step's
+ops and latencies, the curve and the knee) that objbench report, compare
+and the HTML report read.`,
 		Example: `  objbench saturate get --endpoint-url http://10.0.0.5:9000 --bucket bench --size 64KiB --slo 'p99<50ms'
-  objbench saturate put --start-rate 200/s --factor 2 --step 3s --max-time 1m`,
+  objbench saturate put --start-rate 200/s --factor 2 --step 3s --max-time 1m --out knee.json
+  objbench report knee.json`,
 		Args: positional(1, 1, "the operation to saturate (get, put or stat)"),
 		RunE: func(cmd *cobra.Command, args []string) error { return runSaturate(cmd.Context(), env, &o, args[0]) },
 	}
@@ -65,7 +67,8 @@ objective. --out writes the curve as JSON.`,
 	f.DurationVar(&o.step, "step", 5*time.Second, "how long each rate runs")
 	f.IntVar(&o.maxWorkers, "max-workers", 64, "the most workers serving the schedule; a slot finding them all busy is dropped")
 	f.DurationVar(&o.maxTime, "max-time", 2*time.Minute, "no step starts after this much time")
-	f.StringVarP(&o.out, "out", "o", "", "write the curve as JSON to this file")
+	f.StringVarP(&o.out, "out", "o", "", "write the search as a result file (every step, the curve, the knee) that objbench report reads")
+	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress lines: the curve and the knee only")
 	f.StringVar(&o.by, "by", "rate", "what to step: rate (open loop, response time) or concurrency (closed loop, latency)")
 	f.IntVar(&o.startConc, "start-concurrency", 1, "with --by concurrency: the first number of workers")
 	f.IntVar(&o.maxConc, "max-concurrency", 256, "with --by concurrency: the most workers to try")
@@ -114,33 +117,40 @@ func runSaturate(ctx context.Context, env Env, o *saturateOptions, op string) er
 	if err := checkOutputs(output{flag: "--out", path: o.out}); err != nil {
 		return err
 	}
-	note := notes(env, false)
+	note := notes(env, o.quiet)
 	tgt, err := o.target.open(ctx, env, conns, note)
 	if err != nil {
 		return err
 	}
 	defer func() { _ = tgt.Close(context.WithoutCancel(ctx)) }()
+	var rec saturate.Record
 	cfg.Measure = func(ctx context.Context, v float64) (saturate.Point, error) {
 		if o.by == "concurrency" {
 			note("saturate: %s with %.0f workers for %v", op, v, o.step)
 		} else {
 			note("saturate: %s at %.0f/s for %v", op, v, o.step)
 		}
-		return measureStep(ctx, tgt, op, size, o, v)
+		out, p, err := measureStep(ctx, tgt, op, size, o, v)
+		if out != nil {
+			rec.Add(out, v, o.by == "concurrency")
+		}
+		return p, err
 	}
 	res, err := saturate.Search(ctx, cfg)
 	if err != nil {
 		return err
 	}
-	writeCurve(env.Stdout, res, o.slo, o.by == "concurrency")
-	if o.out != "" {
-		if err := atomicfile.Write(o.out, 0o644, func(w io.Writer) error {
-			e := json.NewEncoder(w)
-			e.SetIndent("", "  ")
-			return e.Encode(res)
-		}); err != nil {
-			return writeError("--out", o.out, err)
+	whole := rec.Run(run.NewRunID(), res, cfg, o.by == "concurrency")
+	if whole == nil { // no step ran: the curve alone
+		whole = &result.Run{Saturation: &result.Saturation{StoppedBy: res.StoppedBy}}
+	}
+	report.WriteSaturation(env.Stdout, whole)
+	if o.out != "" && len(whole.Steps) > 0 {
+		whole.Tool = result.ToolFromBuild("objbench", version())
+		if err := result.Write(o.out, whole); err != nil {
+			return writeError("write result", o.out, err)
 		}
+		note("result: %s (objbench report %s shows every step)", o.out, o.out)
 	}
 	if res.StoppedBy == "interrupted" {
 		return errInterrupted
@@ -151,7 +161,7 @@ func runSaturate(ctx context.Context, env Env, o *saturateOptions, op string) er
 // measureStep runs one step at v, an open-loop rate or (--by concurrency)
 // a closed-loop worker count, with objects prepared first for reads and
 // everything cleaned up after, and returns its point.
-func measureStep(ctx context.Context, tgt *run.Target, op string, size int64, o *saturateOptions, v float64) (saturate.Point, error) {
+func measureStep(ctx context.Context, tgt *run.Target, op string, size int64, o *saturateOptions, v float64) (*result.Run, saturate.Point, error) {
 	s := workload.Simple{Name: op, Concurrency: []int{o.maxWorkers}, Bounds: workload.Bounds{Duration: o.step}, Size: size,
 		Rates: []workload.Rate{{PerSec: v, MaxWorkers: o.maxWorkers}}, Objects: o.objects}
 	if o.by == "concurrency" {
@@ -161,10 +171,10 @@ func measureStep(ctx context.Context, tgt *run.Target, op string, size int64, o 
 	sp.Name = "saturate"
 	out, err := run.Run(ctx, sp, tgt, run.Options{NoWatch: true, Grace: 10 * time.Second})
 	if err != nil {
-		return saturate.Point{}, err
+		return out, saturate.Point{}, err
 	}
 	if out.Interrupted {
-		return saturate.Point{}, context.Canceled
+		return out, saturate.Point{}, context.Canceled
 	}
 	for _, st := range out.Steps {
 		if st.Kind != result.KindMain {
@@ -172,11 +182,11 @@ func measureStep(ctx context.Context, tgt *run.Target, op string, size int64, o 
 		}
 		for _, t := range st.Streams[0].Totals {
 			if t.Op == strings.ToUpper(op) {
-				return pointOf(t), nil
+				return out, pointOf(t), nil
 			}
 		}
 	}
-	return saturate.Point{}, fmt.Errorf("saturate: the step at %.0f measured no %s", v, op)
+	return out, saturate.Point{}, fmt.Errorf("saturate: the step at %.0f measured no %s", v, op)
 }
 
 func pointOf(t result.OpTotal) saturate.Point {
@@ -189,35 +199,4 @@ func pointOf(t result.OpTotal) saturate.Point {
 	p.P50 = time.Duration(lat.P50) * time.Microsecond
 	p.P99 = time.Duration(lat.P99) * time.Microsecond
 	return p
-}
-
-func writeCurve(w io.Writer, res saturate.Result, slo string, byWorkers bool) {
-	stepped, p50, p99, unit := "OFFERED/s", "RESP P50", "RESP P99", "/s offered"
-	if byWorkers {
-		stepped, p50, p99, unit = "WORKERS", "P50", "P99", " workers"
-	}
-	fmt.Fprintf(w, "%10s %10s %9s %10s %10s %7s %8s  %s\n", stepped, "ACHIEVED/s", "MiB/s", p50, p99, "ERR%", "DROPPED", "MEETS "+slo)
-	for _, p := range res.Points {
-		met := "yes"
-		if !p.Met {
-			met = "no: " + p.Why
-		}
-		fmt.Fprintf(w, "%10.0f %10.0f %9.1f %10s %10s %6.2f%% %8d  %s\n", p.Rate, p.Achieved, p.MiBPerSec, msString(p.P50), msString(p.P99),
-			100*p.ErrorRatio, p.Dropped, met)
-	}
-	switch {
-	case res.Knee != nil:
-		fmt.Fprintf(w, "knee: %.0f%s, %.0f/s achieved, p99 %s (the next step: %s)\n", res.Knee.Rate, unit, res.Knee.Achieved, msString(res.Knee.P99), res.StoppedBy)
-	case res.Best != nil:
-		fmt.Fprintf(w, "knee: not reached (stopped: %s); the highest step meeting the objective was %.0f%s, %.0f/s achieved, p99 %s\n",
-			res.StoppedBy, res.Best.Rate, unit, res.Best.Achieved, msString(res.Best.P99))
-	case len(res.Points) > 0:
-		fmt.Fprintf(w, "knee: none, the first step already missed the objective (%s)\n", res.StoppedBy)
-	default:
-		fmt.Fprintf(w, "knee: not reached (stopped: %s) before any step\n", res.StoppedBy)
-	}
-}
-
-func msString(d time.Duration) string {
-	return fmt.Sprintf("%.2fms", float64(d)/float64(time.Millisecond))
 }

@@ -2,14 +2,13 @@ package cli_test
 
 import (
 	"context"
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/objbench/objbench/faultserver"
+	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/saturate"
 )
 
@@ -75,13 +74,41 @@ func saturateKnownServer(t *testing.T, args ...string) (saturate.Result, string)
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	t.Log("\n" + stdout)
-	b, err := os.ReadFile(out)
+	run, err := result.Read(out)
+	if err != nil || run.Saturation == nil {
+		t.Fatalf("--out %s is not a result file of the search: %v", out, err)
+	}
+	s := run.Saturation
+	return saturate.Result{Points: s.Points, Best: s.Best, Knee: s.Knee, StoppedBy: s.StoppedBy}, stdout
+}
+
+// --out writes a result file of the whole search that objbench report
+// reads (every step's table, the curve, the knee); -q prints the curve
+// and the knee only.
+func TestSaturateOutIsAResultReportReads(t *testing.T) {
+	ctx := context.Background()
+	srv, err := faultserver.Start(ctx, faultserver.Config{Delay: faultserver.Delay{Base: 40 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var res saturate.Result
-	if err := json.Unmarshal(b, &res); err != nil {
-		t.Fatal(err)
+	t.Cleanup(func() { _ = srv.Close(ctx) })
+	t.Setenv("AWS_ACCESS_KEY_ID", "a") // the SDK's credential chain reads the process environment
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "b")
+	out := filepath.Join(t.TempDir(), "knee.json")
+	code, stdout, stderr := execute(t, nil, "saturate", "get", "--endpoint-url", srv.Endpoint(), "--bucket", srv.Bucket(),
+		"--size", "1KiB", "--objects", "4", "--step", "1s", "--start-rate", "10/s", "--factor", "2", "--max-rate", "20/s",
+		"--slo", "p99<1s", "--max-error-ratio", "0.5", "--max-workers", "4", "-q", "--out", out)
+	if code != 0 || stderr != "" || !strings.HasPrefix(stdout, " OFFERED/s ACHIEVED/s") || !strings.Contains(stdout, "knee: ") {
+		t.Fatalf("-q: exit %d, want the curve and the knee alone on stdout and nothing on stderr:\n%s\n%s", code, stdout, stderr)
 	}
-	return res, stdout
+	code, table, errs := execute(t, nil, "report", out)
+	if code != 0 {
+		t.Fatalf("report %s: exit %d: %s", out, code, errs)
+	}
+	for _, want := range []string{"main [rate 10/s]", "main [rate 20/s]", "prepare [rate 10/s]",
+		"The knee search (objbench saturate)", "MEETS p99<1s, errors+dropped <= 50.00%", "knee: "} {
+		if !strings.Contains(table, want) {
+			t.Errorf("report lacks %q:\n%s", want, table)
+		}
+	}
 }
