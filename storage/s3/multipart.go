@@ -76,7 +76,7 @@ func (s *Store) UploadPart(ctx context.Context, key, uploadID string, n int, bod
 	}
 	resp, err := s.do(req, o.Trace)
 	if err != nil {
-		return storage.Part{}, opError("upload-part", key, err)
+		return storage.Part{}, opError("upload-part", key, up.refused(err))
 	}
 	p := storage.Part{Number: n, ETag: etag(resp.Header), Size: size}
 	if up.k != nil && up.k.trailer != "" {

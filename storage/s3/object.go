@@ -31,7 +31,7 @@ func (s *Store) Put(ctx context.Context, key string, body io.Reader, size int64,
 	}
 	resp, err := s.do(req, o.Trace)
 	if err != nil {
-		return storage.ObjectInfo{}, opError("put", key, err)
+		return storage.ObjectInfo{}, opError("put", key, up.refused(err))
 	}
 	info := objectInfo(key, size, resp.Header)
 	err = up.check(resp.Header)

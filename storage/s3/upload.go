@@ -1,6 +1,8 @@
 package s3
 
 import (
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strconv"
@@ -64,6 +66,22 @@ func (u upload) check(h http.Header) error {
 		sent = u.chunked.value
 	}
 	return confirmed(u.k, h, sent)
+}
+
+// refused says what a refusal of the upload means. Quirk (Ceph RGW 16):
+// a store that does not know aws-chunked uploads with a trailing checksum
+// takes STREAMING-UNSIGNED-PAYLOAD-TRAILER for a SHA-256 of the body and
+// answers XAmzContentSHA256Mismatch. No body was compared with anything,
+// so it is not a checksum error (the store would say BadDigest or
+// XAmzContentChecksumMismatch of a trailer it read): the store lacks the
+// feature.
+func (u upload) refused(err error) error {
+	var se *storage.StatusError
+	if u.chunked != nil && errors.As(err, &se) && se.Code == "XAmzContentSHA256Mismatch" {
+		return fmt.Errorf("%w: the target does not take aws-chunked uploads with a trailing checksum (%s): it answered http %d %s",
+			storage.ErrNotImplemented, streamingTrailer, se.StatusCode, se.Code)
+	}
+	return err
 }
 
 // done releases what the upload held, once the target has answered
