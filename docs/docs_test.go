@@ -198,3 +198,24 @@ func headingAnchors(t *testing.T, path string) map[string]bool {
 	}
 	return anchors
 }
+
+// The README says which Go builds objbench: the go directive of go.mod,
+// so that a newcomer with an older Go knows before the build fails.
+func TestReadmeNamesTheGoVersion(t *testing.T) {
+	mod, err := os.ReadFile(filepath.Join(repoRoot, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^go (\d+)\.(\d+)`).FindSubmatch(mod)
+	if m == nil {
+		t.Fatal("go.mod has no go directive")
+	}
+	readme, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "Go " + string(m[1]) + "." + string(m[2]) + " or newer"
+	if !strings.Contains(strings.Join(strings.Fields(string(readme)), " "), want) {
+		t.Errorf("README.md does not say %q (go.mod's go directive)", want)
+	}
+}
