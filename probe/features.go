@@ -3,8 +3,11 @@ package probe
 import (
 	"bytes"
 	"context"
+	"crypto/md5" //nolint:gosec // Content-MD5
 	"crypto/rand"
+	"encoding/base64"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -175,7 +178,39 @@ func checkDeleteObjects(ctx context.Context, p *prober) {
 				return
 			}
 		}
-		p.add("delete-objects", Yes, "two keys in one request (S3's limit: %d)", storage.MaxBatchDelete)
+		p.add("delete-objects", Yes, "two keys in one request")
+	}
+	checkDeleteLimit(ctx, p)
+}
+
+// checkDeleteLimit asks DeleteObjects to delete one key more than S3's
+// limit: keys under the probe's prefix that were never written, so there
+// is nothing to delete either way. In a bucket that keeps versions each
+// would leave a delete marker: not asked there.
+func checkDeleteLimit(ctx context.Context, p *prober) {
+	const name = "delete-objects.limit"
+	state, err := p.st.Versioning(ctx)
+	if err != nil || state != "" {
+		p.add(name, NotChecked, "the bucket keeps versions (or says nothing of them): deletes of absent keys would leave delete markers")
+		return
+	}
+	var doc strings.Builder
+	doc.WriteString(`<Delete xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Quiet>true</Quiet>`)
+	for i := range storage.MaxBatchDelete + 1 {
+		fmt.Fprintf(&doc, "<Object><Key>%snever-written/%04d</Key></Object>", p.prefix, i)
+	}
+	doc.WriteString("</Delete>")
+	body := []byte(doc.String())
+	sum := md5.Sum(body) //nolint:gosec // Content-MD5, which S3 requires of DeleteObjects
+	r, err := p.st.Exchange(ctx, http.MethodPost, "", "delete=", http.Header{
+		"Content-Md5": {base64.StdEncoding.EncodeToString(sum[:])}, "Content-Type": {"application/xml"}}, body)
+	switch {
+	case err != nil:
+		p.add(name, NotChecked, "%v", p.seen(err))
+	case r.StatusCode == 200:
+		p.add(name, Differs, "%d keys in one request accepted: S3 refuses more than %d", storage.MaxBatchDelete+1, storage.MaxBatchDelete)
+	default:
+		p.add(name, Yes, "%d keys in one request refused (%s): at most %d, as S3", storage.MaxBatchDelete+1, rootStatus(p.seen(replyError(r))), storage.MaxBatchDelete)
 	}
 }
 
