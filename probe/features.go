@@ -207,6 +207,8 @@ func checkDeleteLimit(ctx context.Context, p *prober) {
 	switch {
 	case err != nil:
 		p.add(name, NotChecked, "%v", p.seen(err))
+	case r.StatusCode == http.StatusNotImplemented:
+		p.add(name, No, "DeleteObjects %s", refusal(p.seen(replyError(r))))
 	case r.StatusCode == 200:
 		p.add(name, Differs, "%d keys in one request accepted: S3 refuses more than %d", storage.MaxBatchDelete+1, storage.MaxBatchDelete)
 	default:

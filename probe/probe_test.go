@@ -122,7 +122,7 @@ func TestProbeStoreLackingFeatures(t *testing.T) {
 	got := statuses(rep)
 	for feature, want := range map[string]probe.Status{
 		"tagging": probe.No, "checksum.crc32c.header": probe.No, "checksum.sha256.trailer": probe.No,
-		"checksum.multipart": probe.No, "delete-objects": probe.No, "copy-object": probe.No, "upload-part-copy": probe.No,
+		"checksum.multipart": probe.No, "delete-objects": probe.No, "delete-objects.limit": probe.No, "copy-object": probe.No, "upload-part-copy": probe.No,
 		"conditional.put.if-none-match": probe.No, "conditional.put.if-match": probe.No,
 		"conditional.get.if-none-match": probe.Yes, "multipart": probe.Yes, "etag.put": probe.Yes, "presigned-url": probe.Yes,
 	} {
