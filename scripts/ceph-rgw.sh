@@ -9,7 +9,8 @@
 #
 # The credentials come from the environment as well (CEPH_RGW_ACCESS_KEY,
 # CEPH_RGW_SECRET_KEY) when the arguments are "-", so that they need not
-# be in argv. Prints "ready http://127.0.0.1:RGW_PORT" when the gateway
+# be in argv. With CEPH_RGW_OWNER_PID set, the cluster stops by itself once
+# that process is gone. Prints "ready http://127.0.0.1:RGW_PORT" when the gateway
 # answers; on failure, says which part did not start and why, with the end
 # of its log, and exits non-zero. scripts/install-ceph.sh installs the
 # packages.
@@ -131,6 +132,12 @@ EOF
   radosgw-admin -c "$conf" -n client.rgw user create --uid=objbench --display-name=objbench \
     --access-key="$ACCESS_KEY" --secret-key="$SECRET_KEY" >"$DIR/log/user.log" 2>&1 \
     || { cat "$DIR/log/user.log" >&2; die "radosgw-admin could not create the S3 user"; }
+  if [ -n "${CEPH_RGW_OWNER_PID:-}" ]; then
+    # The daemons run on their own: when the process that asked for them
+    # is gone (a test killed before its cleanup), stop them.
+    nohup bash -c 'while kill -0 "$1" 2>/dev/null && [ -d "$3" ]; do sleep 1; done; "$2" stop "$3"' \
+      watch "$CEPH_RGW_OWNER_PID" "$0" "$DIR" >/dev/null 2>&1 &
+  fi
   echo "ready http://127.0.0.1:$RGW_PORT"
 }
 

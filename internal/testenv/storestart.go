@@ -181,7 +181,8 @@ func startCephRGW(tb testing.TB) (*Server, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, script, "start", dir, fmt.Sprint(ports[0]), fmt.Sprint(ports[1]), "-", "-")
-		cmd.Env = append(os.Environ(), "CEPH_RGW_ACCESS_KEY="+s.AccessKey, "CEPH_RGW_SECRET_KEY="+s.SecretKey)
+		cmd.Env = append(os.Environ(), "CEPH_RGW_ACCESS_KEY="+s.AccessKey, "CEPH_RGW_SECRET_KEY="+s.SecretKey,
+			fmt.Sprintf("CEPH_RGW_OWNER_PID=%d", os.Getpid())) // a killed test leaves no cluster running
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		if err := cmd.Run(); err != nil {
