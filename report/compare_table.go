@@ -31,36 +31,12 @@ func WriteCompareTable(w io.Writer, c *Comparison) error {
 }
 
 func writeCompareRow(tw io.Writer, c *Comparison, row *CompareRow) {
-	for i, r := range row.Runs {
-		stage, stream, op := row.Stage, row.Stream, row.Op
-		if i > 0 {
-			stage, stream, op = "", "", ""
+	for _, l := range compareRowLines(c, row) {
+		cells := make([]string, len(l.Cells))
+		for k, cell := range l.Cells {
+			cells[k] = cell.String()
 		}
-		fmt.Fprint(tw, stage+"\t")
-		if c.MultiStream {
-			fmt.Fprint(tw, stream+"\t")
-		}
-		if r == nil {
-			fmt.Fprintf(tw, "%s\t-\t%s\tmissing\t\t\t\t\t\t\t\n", op, c.Labels[i])
-			continue
-		}
-		t, p := r.Total, r.Total.Latency
-		cells := []string{rate(t.OpsPerSec), mib(t.BytesPerSec), msi(p.P50), msi(p.P90), msi(p.P99), msi(p.P999), msi(p.Max),
-			fmt.Sprint(Failures(t))}
-		if i > 0 && row.Runs[0] != nil {
-			ch := row.Changes[i-1]
-			for k, m := range []Metric{MetricOps, MetricThroughput, MetricP50, MetricP90, MetricP99, MetricP999, MetricMax, MetricErrors} {
-				if m == MetricThroughput && t.Bytes == 0 && row.Runs[0].Total.Bytes == 0 {
-					continue // no MiB/s to compare; OPS/S says it
-				}
-				cells[k] += changeCell(ch[m])
-			}
-		}
-		fmt.Fprintf(tw, "%s\t%d\t%s", op, r.Concurrency, c.Labels[i])
-		for _, s := range cells {
-			fmt.Fprint(tw, "\t"+s)
-		}
-		fmt.Fprintln(tw)
+		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
 }
 
@@ -69,13 +45,6 @@ func mib(bytesPerSec float64) string {
 		return "-"
 	}
 	return rate(bytesPerSec / (1 << 20))
-}
-
-func changeCell(c Change) string {
-	if s := c.String(); s != "" {
-		return " " + s
-	}
-	return ""
 }
 
 // String is the change as the table shows it: "+12.3%", marked " *" when

@@ -14,6 +14,7 @@ import (
 func newCompareCommand(env Env) *cobra.Command {
 	var failIf []string
 	var htmlOut string
+	var allSteps bool
 	cmd := &cobra.Command{
 		Use:   "compare BASE.json OTHER.json [MORE.json ...]",
 		Short: "Set result files side by side: changes against the first, marked when significant",
@@ -22,9 +23,14 @@ latency percentiles and errors, each with its change against the first file
 and a mark: "*" significant, "?" too few samples to test. The rules:
 docs/reports-and-compare.md, "Comparing runs".
 
---fail-if makes it a CI gate: exit 1 when a change crosses a threshold and
-is not shown to be noise. EXPR is [OP:]METRIC>PCT% or [OP:]METRIC<PCT%,
-METRIC one of throughput, ops, p50, p90, p99, p99.9, max, errors.
+Only the main steps are compared unless --all-steps asks for prepare and
+cleanup too: their few ops in a fraction of a second are not what a run
+measures.
+
+--fail-if makes it a CI gate: exit 1 when a change of a main step crosses
+a threshold and is not shown to be noise (prepare and cleanup never trip
+it). EXPR is [OP:]METRIC>PCT% or [OP:]METRIC<PCT%, METRIC one of
+throughput, ops, p50, p90, p99, p99.9, max, errors.
 
 --html also writes the comparison as one self-contained HTML page with
 charts (opens offline); the table still prints.`,
@@ -34,15 +40,16 @@ charts (opens offline); the table still prints.`,
   objbench compare --html compare.html main.json branch.json`,
 		Args: positional(2, -1, "two or more result files, the base first"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runCompare(cmd.Context(), env, args, failIf, htmlOut)
+			return runCompare(cmd.Context(), env, args, failIf, htmlOut, allSteps)
 		},
 	}
 	cmd.Flags().StringArrayVar(&failIf, "fail-if", nil, "exit 1 when a change crosses this threshold, e.g. 'p99>+10%' or 'GET:throughput<-5%' (repeatable)")
 	cmd.Flags().StringVar(&htmlOut, "html", "", "also write the comparison as one self-contained HTML page with charts (opens offline)")
+	cmd.Flags().BoolVar(&allSteps, "all-steps", false, "compare the prepare and cleanup steps too, not only the main steps (--fail-if still judges the main steps only)")
 	return cmd
 }
 
-func runCompare(ctx context.Context, env Env, files, failIf []string, htmlOut string) error {
+func runCompare(ctx context.Context, env Env, files, failIf []string, htmlOut string, allSteps bool) error {
 	var thresholds []report.Threshold
 	for _, expr := range failIf {
 		t, err := report.ParseThreshold(expr)
@@ -65,15 +72,26 @@ func runCompare(ctx context.Context, env Env, files, failIf []string, htmlOut st
 		}
 		runs[i] = r
 	}
-	c := report.Compare(runs[0], runs[1:]...)
-	c.Labels = runLabels(files)
+	mains := make([]*result.Run, len(runs))
+	for i, r := range runs {
+		mains[i] = report.MainSteps(r)
+	}
+	gate := report.Compare(mains[0], mains[1:]...) // --fail-if judges the main steps only
+	gate.Labels = runLabels(files)
+	c := gate
+	if allSteps {
+		c = report.Compare(runs[0], runs[1:]...)
+		c.Labels = gate.Labels
+	} else {
+		runs = mains
+	}
 	if err := report.WriteCompareTable(env.Stdout, c); err != nil {
 		return err
 	}
 	if err := report.WriteComparePhases(env.Stdout, c.Labels, runs); err != nil {
 		return inputError{err}
 	}
-	crossed := c.Check(thresholds)
+	crossed := gate.Check(thresholds)
 	for _, v := range crossed {
 		fmt.Fprintln(env.Stdout, "FAIL "+v.String(c.Labels))
 	}

@@ -4,6 +4,7 @@ import (
 	"html"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -29,13 +30,22 @@ func TestCompareHTML(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"<!DOCTYPE html>", "<svg", "Throughput per op", "GET: latency distribution",
-		"GET: throughput per second", "base.json", "slow.json", "-33."} {
+		"GET: throughput (MiB/s) and operations per second", "base.json", "slow.json", "-33.", `<table class="compare">`} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("the page lacks %q", want)
 		}
 	}
-	if !strings.Contains(html.UnescapeString(string(b)), out) {
-		t.Errorf("the page does not hold the table compare printed:\n%s", out)
+	// Every cell compare printed is a cell of the page's table.
+	text := strings.Join(strings.Fields(html.UnescapeString(regexp.MustCompile(`<[^>]+>`).ReplaceAllString(string(b), " "))), " ")
+	_, rows, _ := strings.Cut(out, "ERR\n")
+	rows, _, _ = strings.Cut(rows, "latencies in ms")
+	for _, cell := range regexp.MustCompile(`\S+(?: \S+)*`).FindAllString(rows, -1) {
+		if !strings.Contains(text, cell) {
+			t.Errorf("the page's table lacks %q, which compare printed", cell)
+		}
+	}
+	if strings.Contains(string(b), "<pre>STAGE") {
+		t.Error("the table is still preformatted text")
 	}
 
 	// A crossed threshold still fails the gate, and the page is written.

@@ -3,13 +3,18 @@ package htmlreport
 import (
 	"bytes"
 	"fmt"
+	"html"
 	"html/template"
 	"image/color"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 
+	xfont "golang.org/x/image/font"
+
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -37,7 +42,12 @@ type chart struct {
 	pctTicks    bool // x is 1/(1-q): label ticks as percentiles
 	points      bool // draw markers (few points)
 	labels      []string
+	// bare draws no title and no legend: the page shows them in HTML
+	// (the compare page), where they wrap and never sit on the data.
+	bare bool
 }
+
+func (c chart) heading() string { return c.title }
 
 // newPlot is an empty plot in the pages' style: titled, gridded, legend on top.
 func newPlot(title, x, y string) *plot.Plot {
@@ -51,7 +61,11 @@ func newPlot(title, x, y string) *plot.Plot {
 
 // plot builds c's plot; nil when it has nothing to draw.
 func (c chart) plot() (*plot.Plot, error) {
-	p := newPlot(c.title, c.x, c.y)
+	title := c.title
+	if c.bare {
+		title = ""
+	}
+	p := newPlot(title, c.x, c.y)
 	if c.logY {
 		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
 	}
@@ -82,7 +96,7 @@ func (c chart) plot() (*plot.Plot, error) {
 					return nil, fmt.Errorf("%s: %w", c.title, err)
 				}
 			}
-			if j == firstSegment(l) {
+			if j == firstSegment(l) && !c.bare {
 				p.Legend.Add(l.Name, ln)
 			}
 		}
@@ -93,11 +107,18 @@ func (c chart) plot() (*plot.Plot, error) {
 	if c.span != nil { // after Add, which widens the axes to the data
 		p.X.Min, p.X.Max = c.span[0], c.span[1]
 	}
-	if c.logY { // headroom for the legend
-		p.Y.Max *= 4
+	if c.bare { // the compare page: no label cut at the SVG's right edge
+		p.X.Tick.Marker = edgeTicks{p.X.Tick.Marker}
+	}
+	headroom := 0.3 // for the legend
+	if c.bare {
+		headroom = 0.05
+	}
+	if c.logY {
+		p.Y.Max *= math.Pow(4, headroom/0.3)
 	} else {
 		p.Y.Min = min(p.Y.Min, 0)
-		p.Y.Max += (p.Y.Max - p.Y.Min) * 0.3
+		p.Y.Max += (p.Y.Max - p.Y.Min) * headroom
 	}
 	return p, nil
 }
@@ -113,10 +134,17 @@ func render(c figure) (template.HTML, error) {
 	if err != nil || p == nil {
 		return "", err
 	}
-	cv := vgsvg.New(chartW, chartH)
+	h := chartH
+	if t, ok := c.(tall); ok {
+		h = t.height()
+	}
+	cv := vgsvg.New(chartW, h)
 	p.Draw(draw.New(cv))
 	return svgElement(cv)
 }
+
+// tall is a figure whose height depends on what it holds (a bar per row).
+type tall interface{ height() vg.Length }
 
 // renderStack draws charts one above the other in one SVG, their data
 // areas aligned so that charts on one time axis line up.
@@ -152,7 +180,34 @@ func svgElement(cv *vgsvg.Canvas) (template.HTML, error) {
 	if i := strings.Index(svg, "<svg"); i > 0 { // drop the XML prolog: the page is HTML
 		svg = svg[i:]
 	}
-	return template.HTML(svg), nil // our own drawing: it holds no text from the result but op names and labels gonum escapes
+	return template.HTML(fitText(svg)), nil // our own drawing: it holds no text from the result but op names and labels gonum escapes
+}
+
+// svgText is a text element as vgsvg writes it: its style, then its text.
+var svgText = regexp.MustCompile(`(?s)(<text [^>]*font-weight:(\w+);font-style:(\w+);font-size:([0-9.]+)px")>([^<]*)</text>`)
+
+// fitText gives every text the width gonum measured for it (textLength):
+// gonum lays a chart out with its own font's metrics, and a browser
+// without that font draws the text in a wider one, into the bars and
+// the next label and past the chart's edge.
+func fitText(svg string) string {
+	return svgText.ReplaceAllStringFunc(svg, func(m string) string {
+		g := svgText.FindStringSubmatch(m)
+		size, err := strconv.ParseFloat(g[4], 64)
+		if err != nil {
+			return m
+		}
+		f := plot.DefaultFont
+		if g[2] == "bold" {
+			f.Weight = xfont.WeightBold
+		}
+		if g[3] == "italic" {
+			f.Style = xfont.StyleItalic
+		}
+		face := font.DefaultCache.Lookup(f, vg.Points(size))
+		w := face.Width(html.UnescapeString(g[5])).Points()
+		return fmt.Sprintf(`%s textLength="%.4g" lengthAdjust="spacingAndGlyphs">%s</text>`, g[1], w, g[5])
+	})
 }
 
 func addPoints(p *plot.Plot, xy plotter.XYs, col color.Color, labels []string, withLabels bool) error {

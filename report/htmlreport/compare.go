@@ -16,13 +16,59 @@ import (
 
 // comparePage is what compare.html.tmpl shows.
 type comparePage struct {
-	Title   string
-	Runs    []runFacts
-	Table   string
-	Rates   []template.HTML // each run's throughput beside the base's
-	Latency []template.HTML // distributions overlaid, one chart per op
-	Time    []template.HTML // per-second throughput overlaid, one stack per op
-	Missing []string        // what could not be drawn, and why
+	Title string
+	Runs  []runFacts
+	// The comparison table as an HTML table: the lines the text table
+	// prints before it (Before), its heading and lines, and its notes.
+	Before, Notes []string
+	Head          []cellHTML
+	Lines         []lineHTML
+	Rates         []figureHTML // each run's throughput beside the base's
+	Latency       []figureHTML // distributions overlaid, one chart per op
+	Time          []figureHTML // per-second throughput overlaid, one stack per op
+	Missing       []string     // what could not be drawn, and why
+}
+
+// figureHTML is a chart as the compare page shows it: its title and its
+// legend (the runs' colours) in HTML above it, where they wrap and never
+// sit on the data, and the plot alone as SVG.
+type figureHTML struct {
+	Title  string
+	Legend []runFacts // the runs' swatches
+	SVG    template.HTML
+}
+
+// lineHTML and cellHTML are the comparison table's lines: Name cells
+// (stage, stream, op, concurrency, run) align left, the figures right; a
+// significant change stands out.
+type lineHTML struct {
+	First bool
+	Cells []cellHTML
+}
+
+type cellHTML struct {
+	Value, Change string
+	Name, Sig     bool
+}
+
+// tableHTML turns the comparison table's heading and lines into cells.
+func tableHTML(c *report.Comparison) ([]cellHTML, []lineHTML) {
+	head := report.CompareHead(c)
+	names := len(head) - 8 // the last eight columns are figures
+	var hs []cellHTML
+	for i, h := range head {
+		hs = append(hs, cellHTML{Value: h, Name: i < names})
+	}
+	var ls []lineHTML
+	for _, l := range report.CompareLines(c) {
+		x := lineHTML{First: l.First}
+		for i, cell := range l.Cells {
+			x.Cells = append(x.Cells, cellHTML{Value: cell.Value, Change: cell.Change, Name: i < names,
+				Sig: strings.HasSuffix(cell.Change, "*")})
+		}
+		ls = append(ls, x)
+	}
+	return hs, ls
 }
 
 // runFacts is one compared run: its label in its charts' colour, its
@@ -52,11 +98,12 @@ func WriteCompare(w io.Writer, c *report.Comparison, runs []*result.Run) error {
 
 func buildCompare(c *report.Comparison, runs []*result.Run) (*comparePage, error) {
 	pg := &comparePage{Title: "objbench compare: " + strings.Join(c.Labels, " vs ")}
+	pg.Head, pg.Lines = tableHTML(c)
 	var tbl bytes.Buffer
 	if err := report.WriteCompareTable(&tbl, c); err != nil {
 		return nil, err
 	}
-	pg.Table = tbl.String()
+	pg.Before, pg.Notes = aroundTable(tbl.String(), len(pg.Lines))
 	for i, r := range runs {
 		spec, err := specJSON(r)
 		if err != nil {
@@ -66,18 +113,58 @@ func buildCompare(c *report.Comparison, runs []*result.Run) (*comparePage, error
 			Facts: facts(r), Spec: spec})
 	}
 	var err error
-	if pg.Rates, err = renderAll(rateCharts(c)); err != nil {
+	if pg.Rates, err = renderFigures(rateCharts(c)); err != nil {
 		return nil, err
 	}
 	if err := perOpCharts(c, runs, pg); err != nil {
 		return nil, err
 	}
-	if ph, err := comparePhaseChart(c.Labels, runs); err != nil {
+	for _, figs := range [][]figureHTML{pg.Rates, pg.Latency, pg.Time} {
+		for i := range figs {
+			figs[i].Legend = pg.Runs // a line or bar per run, in the runs' colours
+		}
+	}
+	if ph, err := comparePhaseChart(c.Labels, runs); err != nil { // its legend is the phases', in the chart
 		return nil, err
 	} else if ph != "" {
-		pg.Latency = append(pg.Latency, ph)
+		pg.Latency = append(pg.Latency, figureHTML{Title: "Where the time goes: median of each phase per request", SVG: ph})
 	}
 	return pg, nil
+}
+
+// aroundTable splits the text table's output into the lines before its
+// heading and the notes after its lines lines.
+func aroundTable(text string, lines int) (before, notes []string) {
+	all := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	for i, l := range all {
+		if strings.HasPrefix(l, "STAGE") {
+			return all[:i], all[min(i+1+lines, len(all)):]
+		}
+		before = append(before, l)
+	}
+	return before, nil
+}
+
+// titled is a chart the compare page draws bare: its title and legend go
+// in HTML.
+type titled interface {
+	figure
+	heading() string
+}
+
+// renderFigures draws charts bare, each with its title for the page.
+func renderFigures[F titled](cs []F) ([]figureHTML, error) {
+	var out []figureHTML
+	for _, c := range cs {
+		svg, err := render(c)
+		if err != nil {
+			return nil, err
+		}
+		if svg != "" {
+			out = append(out, figureHTML{Title: c.heading(), SVG: svg})
+		}
+	}
+	return out, nil
 }
 
 // perOpCharts draws, per op of the main steps, the runs' latency
@@ -149,8 +236,8 @@ func movesBytes(row *report.CompareRow) bool {
 // beside the base's, per table row, each bar noted with its change.
 func rateCharts(c *report.Comparison) []barChart {
 	const how = " (change against the base: * significant, ? too few samples)"
-	mib := barChart{title: "Throughput per op" + how, y: "MiB/s"}
-	ops := barChart{title: "Operations per second per op" + how, y: "ops/s"}
+	mib := barChart{title: "Throughput per op" + how, y: "MiB/s", horizontal: true, bare: true}
+	ops := barChart{title: "Operations per second per op" + how, y: "ops/s", horizontal: true, bare: true}
 	for _, l := range c.Labels {
 		mib.series = append(mib.series, bars{Name: l})
 		ops.series = append(ops.series, bars{Name: l})
@@ -188,13 +275,13 @@ func (b *barChart) addGroup(name string, row *report.CompareRow, m report.Metric
 
 // latencyCharts overlay the runs' latency distributions over their main
 // steps (hists, one map per run), one chart per op.
-func latencyCharts(labels []string, hists []map[string]*hdr.Histogram, ops []string) ([]template.HTML, error) {
+func latencyCharts(labels []string, hists []map[string]*hdr.Histogram, ops []string) ([]figureHTML, error) {
 	var charts []chart
 	for _, op := range ops {
 		// Log-log: runs whose bodies differ by a fraction of a millisecond
 		// stay apart beside a tail of seconds.
 		c := chart{title: op + ": latency distribution, main steps (HDR percentile plot, log scales)", x: "percentile",
-			y: "ms", logX: true, logY: true, pctTicks: true}
+			y: "ms", logX: true, logY: true, pctTicks: true, bare: true}
 		for i, h := range hists {
 			l := percentileLine(labels[i], h[op])
 			if l == nil { // keeps its place, so the other runs keep their colours
@@ -204,12 +291,12 @@ func latencyCharts(labels []string, hists []map[string]*hdr.Histogram, ops []str
 		}
 		charts = append(charts, c)
 	}
-	return renderAll(charts)
+	return renderFigures(charts)
 }
 
 // timeCharts overlay the runs' per-second MiB/s (ops that move bytes) and
 // ops/s, one stack per op; each run's time counts from its first step.
-func timeCharts(labels []string, runs []*result.Run, ops []string, bytesOps map[string]bool) ([]template.HTML, error) {
+func timeCharts(labels []string, runs []*result.Run, ops []string, bytesOps map[string]bool) ([]figureHTML, error) {
 	series := make([]opSeries, len(runs))
 	span := [2]float64{0, 1}
 	for i, r := range runs {
@@ -220,7 +307,7 @@ func timeCharts(labels []string, runs []*result.Run, ops []string, bytesOps map[
 		span[1] = max(span[1], series[i].Span[1])
 	}
 	const sec = "seconds since the run's first step"
-	var out []template.HTML
+	var out []figureHTML
 	for _, op := range ops {
 		var mib, n []*line
 		for i := range runs {
@@ -228,16 +315,18 @@ func timeCharts(labels []string, runs []*result.Run, ops []string, bytesOps map[
 			n = append(n, relabel(series[i].Ops, op, labels[i]))
 		}
 		var charts []chart
+		title := op + ": operations per second"
 		if bytesOps[op] {
-			charts = append(charts, chart{title: op + ": throughput per second", x: sec, y: "MiB/s", lines: mib, span: &span})
+			charts = append(charts, chart{x: sec, y: "MiB/s", lines: mib, span: &span, bare: true})
+			title = op + ": throughput (MiB/s) and operations per second"
 		}
-		charts = append(charts, chart{title: op + ": operations per second", x: sec, y: "ops/s", lines: n, span: &span})
+		charts = append(charts, chart{x: sec, y: "ops/s", lines: n, span: &span, bare: true})
 		svg, err := renderStack(charts)
 		if err != nil {
 			return nil, err
 		}
 		if svg != "" {
-			out = append(out, svg)
+			out = append(out, figureHTML{Title: title, SVG: svg})
 		}
 	}
 	return out, nil

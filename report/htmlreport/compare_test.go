@@ -90,7 +90,7 @@ func TestComparePageShowsTheComparison(t *testing.T) {
 	for _, want := range []string{
 		"Throughput per op", "Operations per second per op", // bars side by side
 		"GET: latency distribution", "STAT: latency distribution", // overlaid, per op
-		"GET: throughput per second", "GET: operations per second", "STAT: operations per second",
+		"GET: throughput (MiB/s) and operations per second", "STAT: operations per second",
 		"base.json", "fast.json", "short.json", "v0.9.0", "v0.10.0", "http://10.0.0.5:9000", "run-fast",
 		`&#34;name&#34;: &#34;run-short&#34;`, // each run's spec
 		"+30.0% *", "?",                       // the change and its mark, on the bars
@@ -99,11 +99,25 @@ func TestComparePageShowsTheComparison(t *testing.T) {
 			t.Errorf("page lacks %q", want)
 		}
 	}
-	// The table exactly as the text output prints it.
-	if !strings.Contains(html.UnescapeString(page), table.String()) {
-		t.Error("page does not hold the comparison table as compare prints it")
+	// The table as an HTML table: every cell of the text output's is one.
+	for _, l := range report.CompareLines(c) {
+		for _, cell := range l.Cells {
+			want := "<td>" + html.EscapeString(cell.Value)
+			if cell.Change != "" {
+				want += `<span class="chg`
+			}
+			if !strings.Contains(page, want) && !strings.Contains(page, `<td class="name">`+html.EscapeString(cell.Value)) {
+				t.Errorf("page lacks the cell %q", cell)
+			}
+		}
 	}
-	if strings.Contains(page, "STAT: throughput per second") {
+	_, notes, _ := strings.Cut(table.String(), "latencies in ms")
+	for _, n := range strings.Split(strings.TrimSpace(notes), "\n") {
+		if !strings.Contains(html.UnescapeString(page), n) {
+			t.Errorf("page lacks the table's note %q", n)
+		}
+	}
+	if strings.Contains(page, "STAT: throughput") {
 		t.Error("STAT moves no bytes: it has no MiB/s chart")
 	}
 	// 2 bar charts, 2 distributions and 2 time stacks (GET, STAT): PUT
