@@ -14,8 +14,13 @@ cd "$(dirname "$0")/.."
 conc=${1:-16}
 secs=${2:-10}
 rounds=${OBJBENCH_ROUNDS:-2}
-go build -o bin/objbench ./cmd/objbench
-ob=./bin/objbench
+# OBJBENCH_BIN=PATH uses that binary (a machine without Go: a static build
+# carried there); OBJBENCH_LADDER="1 2 4 8 16" sets the process counts.
+ob=${OBJBENCH_BIN:-}
+if [ -z "$ob" ]; then
+  go build -o bin/objbench ./cmd/objbench
+  ob=./bin/objbench
+fi
 w=$(mktemp -d)
 server_pid=
 cleanup() {
@@ -56,10 +61,13 @@ run() {
 }
 
 echo "objbench server --delay 20ms at $ep; $conc workers a process, ${secs}s of 4 KiB GETs; load $(cut -d' ' -f1-3 /proc/loadavg)"
-ladder=(1 2 4 8)
+read -r -a ladder <<<"${OBJBENCH_LADDER:-1 2 4 8}"
 for round in $(seq "$rounds"); do
   order=("${ladder[@]}")
-  if [ $((round % 2)) = 0 ]; then order=(8 4 2 1); fi
+  if [ $((round % 2)) = 0 ]; then # downwards
+    order=()
+    for ((i = ${#ladder[@]} - 1; i >= 0; i--)); do order+=("${ladder[i]}"); done
+  fi
   declare -A rate=()
   for n in "${order[@]}"; do
     read -r c ops <<<"$(run "$n")"
