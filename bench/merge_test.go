@@ -9,11 +9,13 @@ import (
 	"testing"
 
 	"github.com/objbench/objbench/bench"
+	"github.com/objbench/objbench/internal/resultpack"
+	"github.com/objbench/objbench/merge"
 	"github.com/objbench/objbench/result"
 )
 
 // BenchmarkMerge is what `objbench merge` does with the result files of a
-// distributed run (result.MergeSources): read each worker's file, merge
+// distributed run (merge.Sources): read each worker's file, merge
 // them on the store's clock (histograms summed per second), encode the
 // merged file. The
 // figure to watch is the time and allocation per worker-second;
@@ -23,18 +25,18 @@ func BenchmarkMerge(b *testing.B) {
 	files := make([][]byte, workers)
 	for w := range workers {
 		var buf bytes.Buffer
-		if err := result.Encode(&buf, bench.WorkerResult(w, workers, secs, result.PackHistogram)); err != nil {
+		if err := result.Encode(&buf, bench.WorkerResult(w, workers, secs, resultpack.PackHistogram)); err != nil {
 			b.Fatal(err)
 		}
 		files[w] = buf.Bytes()
 	}
-	srcs := make([]result.Source, workers)
+	srcs := make([]merge.Source, workers)
 	for w, f := range files {
-		srcs[w] = result.Source{Name: fmt.Sprintf("worker-%d.json", w), Read: func() ([]byte, error) { return f, nil }}
+		srcs[w] = merge.Source{Name: fmt.Sprintf("worker-%d.json", w), Read: func() ([]byte, error) { return f, nil }}
 	}
 	b.ResetTimer()
 	for range b.N {
-		m, err := result.MergeSources(context.Background(), srcs, runtime.GOMAXPROCS(0))
+		m, err := merge.Sources(context.Background(), srcs, runtime.GOMAXPROCS(0))
 		if err != nil {
 			b.Fatal(err)
 		}

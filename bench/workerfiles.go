@@ -15,7 +15,7 @@ import (
 // with a latency and a time-to-first-byte histogram, each second's drawn
 // afresh from a lognormal distribution (so no two seconds' histograms are
 // alike, as in a real run, and compression finds no repeats to exploit).
-// encode gives the histograms' form: result.PackHistogram for the current
+// encode gives the histograms' form: resultpack.PackHistogram for the current
 // version's files, result.EncodeHistogram (V2 text) for version 4's.
 // bench/mergegen writes them for bench/merge.sh; BenchmarkMerge merges
 // them.

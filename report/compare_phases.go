@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/objbench/objbench/merge"
 	"github.com/objbench/objbench/result"
 )
 
@@ -110,7 +111,7 @@ func foldPhases(r *result.Run) (*result.Run, error) {
 				if into.Streams[j].Name != s.Name {
 					continue
 				}
-				merged, err := result.MergePhases(into.Streams[j].Phases, s.Phases)
+				merged, err := merge.Phases(into.Streams[j].Phases, s.Phases)
 				if err != nil {
 					return nil, err
 				}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"time"
+
+	"github.com/objbench/objbench/internal/resultpack"
 )
 
 // Training is what an emulated training job measured in a step (objbench
@@ -174,12 +176,12 @@ func (t *Training) Errors() int64 {
 
 // WaitPercentiles is the batch wait of every loader together.
 func (t *Training) WaitPercentiles() (Percentiles, error) {
-	var c histCodec
+	var c resultpack.Codec
 	encs := make([]string, 0, len(t.Loaders))
 	for _, l := range t.Loaders {
 		encs = append(encs, l.Wait)
 	}
-	enc, err := c.sum(encs)
+	enc, err := c.Sum(encs)
 	if err != nil || enc == "" {
 		return Percentiles{}, err
 	}

@@ -14,26 +14,6 @@ type COSBenchRate struct {
 	BytesPerSec float64 `json:"bytes_per_s"`
 }
 
-// AddCOSBenchRates adds src's rates to dst's op by op (the workers of
-// several processes, summed as COSBench sums its drivers' workers).
-func AddCOSBenchRates(dst, src []COSBenchRate) []COSBenchRate {
-	for _, r := range src {
-		found := false
-		for i := range dst {
-			if dst[i].Op == r.Op {
-				dst[i].OpsPerSec += r.OpsPerSec
-				dst[i].BytesPerSec += r.BytesPerSec
-				found = true
-				break
-			}
-		}
-		if !found {
-			dst = append(dst, r)
-		}
-	}
-	return dst
-}
-
 // COSBenchRateOf is the stream's COSBench rate of op, and whether it has
 // one.
 func (s *Stream) COSBenchRateOf(op string) (COSBenchRate, bool) {

@@ -5,13 +5,13 @@ import (
 	"compress/zlib"
 	"encoding/base64"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
-	"math"
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/objbench/objbench/internal/resultpack"
 )
 
 // The geometry of every latency histogram objbench writes: microseconds
@@ -21,6 +21,14 @@ const (
 	HistLowest  = 1
 	HistHighest = int64(time.Hour / time.Microsecond)
 	HistDigits  = 3
+)
+
+// The codec's geometry is this one (compile-time checks: a difference
+// either way is a negative constant, which no uint64 holds).
+const (
+	_ = uint64(HistLowest-resultpack.Lowest) + uint64(resultpack.Lowest-HistLowest)
+	_ = uint64(HistHighest-resultpack.Highest) + uint64(resultpack.Highest-HistHighest)
+	_ = uint64(HistDigits-resultpack.Digits) + uint64(resultpack.Digits-HistDigits)
 )
 
 // NewHistogram is an empty histogram of objbench's geometry.
@@ -39,29 +47,16 @@ func EncodeHistogram(h *hdr.Histogram) string {
 	return string(b)
 }
 
-// errGeometry: a histogram that is not of objbench's geometry (a result
-// file edited by hand, or made to exhaust memory: a wide geometry decodes
-// into a counts array of tens of MiB).
-var errGeometry = errors.New("histogram of another geometry than objbench writes (1 µs .. 1 h, 3 digits)")
-
 // DecodeHistogram reads a histogram of a result file (V2 text, or the
 // packed form of version 5's per-second records), refusing any of another
 // geometry before it allocates.
 func DecodeHistogram(enc string) (*hdr.Histogram, error) {
-	if isPacked(enc) {
-		var sp sparseHist
-		if err := parsePackedString(enc, &sp); err != nil {
+	if resultpack.IsPacked(enc) {
+		h, err := resultpack.DecodePacked(enc)
+		if err != nil {
 			return nil, fmt.Errorf("decode histogram: %w", err)
 		}
-		dense := make([]int64, histCounts)
-		var total uint64
-		for k, i := range sp.idx {
-			dense[i] = sp.cnt[k] // each bucket once, in index order
-			if total += uint64(sp.cnt[k]); total > math.MaxInt64 {
-				return nil, fmt.Errorf("decode histogram: %w", errOverflow)
-			}
-		}
-		return histFromDense(dense), nil
+		return h, nil
 	}
 	if err := checkGeometry(enc); err != nil {
 		return nil, fmt.Errorf("decode histogram: %w", err)
@@ -81,22 +76,22 @@ func checkGeometry(enc string) error {
 	raw := make([]byte, base64.StdEncoding.DecodedLen(min(len(enc), 4096)))
 	n, err := base64.StdEncoding.Decode(raw, []byte(enc[:min(len(enc), 4096)&^3]))
 	if err != nil || n < outer {
-		return errGeometry
+		return resultpack.ErrGeometry
 	}
 	z, err := zlib.NewReader(bytes.NewReader(raw[outer:n]))
 	if err != nil {
-		return errGeometry
+		return resultpack.ErrGeometry
 	}
 	defer z.Close()
 	var head [inner]byte
 	if _, err := io.ReadFull(z, head[:]); err != nil {
-		return errGeometry
+		return resultpack.ErrGeometry
 	}
 	digits := int32(binary.BigEndian.Uint32(head[12:]))
 	lowest := int64(binary.BigEndian.Uint64(head[16:]))
 	highest := int64(binary.BigEndian.Uint64(head[24:]))
 	if digits != HistDigits || lowest != HistLowest || highest != HistHighest {
-		return errGeometry
+		return resultpack.ErrGeometry
 	}
 	return nil
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/objbench/objbench/atomicfile"
+	"github.com/objbench/objbench/internal/resultpack"
 )
 
 // Write stores r at path as atomicfile writes files (a temporary file
@@ -31,7 +32,7 @@ func Encode(w io.Writer, r *Run) error {
 	cp.Schema = Version
 	cp.Steps = slices.Clone(r.Steps)
 	var blobs [][]byte
-	var p packer
+	var p resultpack.Packer
 	for i := range cp.Steps {
 		st := &cp.Steps[i]
 		st.Streams = slices.Clone(st.Streams)
@@ -39,7 +40,7 @@ func Encode(w io.Writer, r *Run) error {
 			s := &st.Streams[j]
 			s.Packed = ""
 			if len(s.Seconds) > 0 {
-				blob, err := p.pack(s.Seconds)
+				blob, err := p.Pack(toCodec(s.Seconds))
 				if err != nil {
 					return fmt.Errorf("encode result: step %d stream %s: %w", i, s.Name, err)
 				}
@@ -49,7 +50,7 @@ func Encode(w io.Writer, r *Run) error {
 			s.Seconds = nil
 		}
 	}
-	p.close()
+	p.Close()
 	meta, err := json.MarshalIndent(&cp, "", " ")
 	if err != nil {
 		return fmt.Errorf("encode result: %w", err)
@@ -57,14 +58,14 @@ func Encode(w io.Writer, r *Run) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	var text []byte
 	last := 0
-	for _, sp := range packedSpans(meta) {
+	for _, sp := range resultpack.Spans(meta) {
 		k, err := strconv.Atoi(string(meta[sp[0]+2 : sp[1]-1])) // "#k"
 		if err != nil || k >= len(blobs) {
 			return errors.New("encode result: a packed stream was not placed") // a spec holding our key?
 		}
 		_, _ = bw.Write(meta[last:sp[0]])
 		_ = bw.WriteByte('"')
-		text = encodeBase64(bw, blobs[k], text)
+		text = resultpack.EncodeBase64(bw, blobs[k], text)
 		_ = bw.WriteByte('"')
 		last = sp[1]
 	}
@@ -152,7 +153,7 @@ func Decode(rd io.Reader) (*Run, error) {
 // and stream.
 func eachPacked(r *Run, texts [][]byte, fn func(step, stream int, s *Stream, blob []byte) error) error {
 	return eachPackedText(r, texts, func(step, stream int, s *Stream, text []byte, _ int) error {
-		blob, err := decodeBase64(text, nil)
+		blob, err := resultpack.DecodeBase64(text, nil)
 		if err != nil {
 			return err
 		}
@@ -169,7 +170,7 @@ func eachPackedText(r *Run, texts [][]byte, fn func(step, stream int, s *Stream,
 			if s.Packed == "" {
 				continue
 			}
-			text, idx, err := packedText(s.Packed, texts)
+			text, idx, err := resultpack.Text(s.Packed, texts)
 			if err == nil {
 				err = fn(k, j, s, text, idx)
 			}
@@ -191,13 +192,14 @@ func decodeBytes(ctx context.Context, doc []byte) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	dec := newDecoder()
+	dec := resultpack.NewDecoder()
 	defer dec.Close()
-	err = eachPacked(r, texts, func(_, _ int, s *Stream, blob []byte) (err error) {
+	err = eachPacked(r, texts, func(_, _ int, s *Stream, blob []byte) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		s.Seconds, err = unpack(blob, dec)
+		secs, err := resultpack.Unpack(blob, dec)
+		s.Seconds = fromCodec(secs)
 		return err
 	})
 	if err != nil {
@@ -222,6 +224,38 @@ func decodeBytes(ctx context.Context, doc []byte) (*Run, error) {
 	return r, nil
 }
 
+// DecodeKeepingPacked is DecodeBytes for a reader that reads the
+// per-second records itself, as they are packed in the file (a merge):
+// packed is called with every stream whose seconds are packed (a
+// version 5 or later file), its step's and its own index, the base64
+// text of its packed seconds (a view into doc) and where that text
+// begins in doc (-1: elsewhere, the stream's field in the run being
+// escaped). Those streams' Seconds stay empty and their totals are the
+// file's own. A document with no packed stream is decoded as DecodeBytes
+// decodes it.
+func DecodeKeepingPacked(doc []byte, packed func(step, stream int, text []byte, off int) error) (*Run, error) {
+	r, texts, offs, err := decodeMetaAt(doc)
+	if err != nil {
+		return nil, err
+	}
+	found := false
+	err = eachPackedText(r, texts, func(k, j int, _ *Stream, text []byte, idx int) error {
+		found = true
+		off := -1
+		if idx >= 0 {
+			off = offs[idx]
+		}
+		return packed(k, j, text, off)
+	})
+	switch {
+	case err != nil:
+		return nil, err
+	case !found:
+		return DecodeBytes(doc)
+	}
+	return r, nil
+}
+
 // decodeMeta reads a document with its packed seconds cut out (streams'
 // Packed refer to texts) and checks its version.
 func decodeMeta(doc []byte) (*Run, [][]byte, error) {
@@ -231,7 +265,7 @@ func decodeMeta(doc []byte) (*Run, [][]byte, error) {
 
 // decodeMetaAt is decodeMeta, and where each cut string begins in doc.
 func decodeMetaAt(doc []byte) (*Run, [][]byte, []int, error) {
-	meta, texts, offs := cutPackedAt(doc)
+	meta, texts, offs := resultpack.Cut(doc)
 	if err := checkTopLevel(bytes.NewReader(meta)); err != nil {
 		return nil, nil, nil, err
 	}

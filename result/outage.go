@@ -62,17 +62,3 @@ func JoinOutages(outages []Outage) []Outage {
 	}
 	return out
 }
-
-// mergeOutages puts each part's outages on the merged step's clock
-// (shifted by its start, in ticks) and joins them.
-func mergeOutages(streams []*Stream, shifts []int64) []Outage {
-	var all []Outage
-	for i, s := range streams {
-		sh := TickSeconds(shifts[i])
-		for _, o := range s.Outages {
-			o.Start, o.End = o.Start+sh, o.End+sh
-			all = append(all, o)
-		}
-	}
-	return JoinOutages(all)
-}

@@ -3,9 +3,11 @@ package result
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/objbench/objbench/internal/resultpack"
 )
 
-// The percentiles read off a pagedHist's pages are, to the bit, those
+// The percentiles read off a summed histogram's pages are, to the bit, those
 // hdrhistogram-go computes of the same counts as a dense histogram.
 func TestPagedPercentilesAreHdrs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -16,6 +18,7 @@ func TestPagedPercentilesAreHdrs(t *testing.T) {
 		func() int64 { return HistHighest - rng.Int64N(1000) },                  // the top of the geometry
 		func() int64 { return [...]int64{0, 1, 2047, 2048, 2049}[rng.IntN(5)] }, // edges, and 0
 	}
+	var codec resultpack.Codec
 	for trial := range 2000 {
 		h := NewHistogram()
 		n := 1 + rng.IntN(300)
@@ -31,18 +34,15 @@ func TestPagedPercentilesAreHdrs(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		var p pagedHist
-		for i, c := range h.Export().Counts {
-			if c > 0 {
-				p.page(i >> pageShift)[i&(pageBuckets-1)] += c
-				p.total += uint64(c)
-			}
+		var p resultpack.Paged
+		if err := p.AddText(resultpack.PackHistogram(h), &codec); err != nil {
+			t.Fatal(err)
 		}
-		if got, want := p.percentiles(), PercentilesOf(h); got != want {
+		if got, want := pagedPercentiles(&p), PercentilesOf(h); got != want {
 			t.Fatalf("trial %d: paged %+v\nhdr %+v", trial, got, want)
 		}
 	}
-	if got := (*pagedHist)(nil).percentiles(); got != (Percentiles{}) {
+	if got := pagedPercentiles(nil); got != (Percentiles{}) {
 		t.Errorf("nil: %+v", got)
 	}
 }

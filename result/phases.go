@@ -1,9 +1,6 @@
 package result
 
 import (
-	"fmt"
-	"slices"
-
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/objbench/objbench/storage"
@@ -69,61 +66,6 @@ func (c *Connections) Add(d *Connections) *Connections {
 	c.TLSHandshakes += d.TLSHandshakes
 	c.TLSResumed += d.TLSResumed
 	return c
-}
-
-// MergePhases adds the phase histograms of several parts of a stream, op
-// by op (histograms add: the merge is exact).
-func MergePhases(parts ...[]OpPhases) ([]OpPhases, error) {
-	type acc struct {
-		p OpPhases
-		h [NumPhases]*hdr.Histogram
-	}
-	var order []string
-	byOp := map[string]*acc{}
-	var codec histCodec
-	for _, ps := range parts {
-		for _, p := range ps {
-			a := byOp[p.Op]
-			if a == nil {
-				a = &acc{p: OpPhases{Op: p.Op}}
-				byOp[p.Op] = a
-				order = append(order, p.Op)
-			}
-			a.p.Requests += p.Requests
-			a.p.NewConns += p.NewConns
-			a.p.Resumed += p.Resumed
-			for i, enc := range p.Phases {
-				if err := codec.addEncoded(&a.h[i], enc); err != nil {
-					return nil, fmt.Errorf("phases of %s, %s: %w", p.Op, PhaseNames[i], err)
-				}
-			}
-		}
-	}
-	slices.SortStableFunc(order, func(a, b string) int { return opOrder(a) - opOrder(b) })
-	out := make([]OpPhases, 0, len(order))
-	for _, op := range order {
-		a := byOp[op]
-		for i, h := range a.h {
-			a.p.Phases[i] = EncodeHistogram(h)
-		}
-		out = append(out, a.p)
-	}
-	return out, nil
-}
-
-func mergeStreamPhases(out *Stream, streams []*Stream) error {
-	var parts [][]OpPhases
-	for _, s := range streams {
-		if len(s.Phases) > 0 {
-			parts = append(parts, s.Phases)
-		}
-	}
-	if len(parts) == 0 {
-		return nil
-	}
-	var err error
-	out.Phases, err = MergePhases(parts...)
-	return err
 }
 
 // AnsweredClass reports whether an error class is a conditional

@@ -30,7 +30,7 @@ import (
 //	   alone, which decodes twice as fast as zstd and packs these bytes as
 //	   small), zstd or stored; the merge of 100 workers of an hour reads
 //	   them in less CPU
-//	7: per-second histograms in the split form (packedsplit.go): gaps and
+//	7: per-second histograms in the split form (internal/resultpack/split.go): gaps and
 //	   counts in runs of fixed width, so that a merge adds eight buckets
 //	   at once; files as small as version 6's
 //	8: a run's failure (its cause and the step it reached); a worker's
@@ -88,7 +88,8 @@ type Run struct {
 	// when the machine was not watched.
 	System *System `json:"system,omitempty"`
 	// Worker says this file is one worker's part of a run split across
-	// processes; Merge combines the parts into one Run with Workers set.
+	// processes; package merge combines the parts into one Run with
+	// Workers set.
 	Worker  *Worker  `json:"worker,omitempty"`
 	Workers *Workers `json:"workers,omitempty"`
 	// Replay is set when the run replayed a trace (objbench replay).

@@ -82,7 +82,7 @@ type Stream struct {
 	// holds them packed (Packed); Decode unpacks them here.
 	Seconds []Second `json:"seconds,omitempty"`
 	// Packed carries Seconds in a version-5 file: base64 of the packed
-	// form (packstream.go). Empty in memory after Decode.
+	// form (internal/resultpack). Empty in memory after Decode.
 	Packed string    `json:"seconds_packed,omitempty"`
 	Window Window    `json:"window"`
 	Totals []OpTotal `json:"totals"`

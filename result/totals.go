@@ -5,6 +5,8 @@ import (
 	"sort"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/objbench/objbench/internal/resultpack"
 )
 
 // Percentiles of one latency distribution, in microseconds.
@@ -39,9 +41,9 @@ type OpTotal struct {
 	// only): what a user of the store would feel, queueing included.
 	Response *Percentiles `json:"response,omitempty"`
 	// Dropped counts open-loop slots that found no free worker.
-	Dropped     int64         `json:"dropped,omitempty"`
-	LatencyHist string        `json:"-"`
-	acc         [3]*pagedHist // latency, TTFB, response being summed
+	Dropped     int64                `json:"dropped,omitempty"`
+	LatencyHist string               `json:"-"`
+	acc         [3]*resultpack.Paged // latency, TTFB, response being summed
 }
 
 // Summarize derives per-op totals from per-second records: counts over the
@@ -51,42 +53,47 @@ type OpTotal struct {
 // only where a record has no ticks: files from before ticks, or a merged
 // window edge far from a worker's own).
 func Summarize(secs []Second, w Window) ([]OpTotal, error) {
-	sum := newSummarizer(w, false)
+	sum := NewSummary(w)
 	for _, s := range secs {
 		for i := range s.Ops {
-			if err := sum.add(s.T, &s.Ops[i], nil); err != nil {
+			if err := sum.Add(s.T, &s.Ops[i]); err != nil {
 				return nil, err
 			}
 		}
 	}
-	return sum.totals(w), nil
+	return sum.Totals(), nil
 }
 
-// summarizer is Summarize fed one record at a time.
-type summarizer struct {
-	lo, hi int64
+// Summary is Summarize fed one record at a time, for a reader that does
+// not hold a stream's seconds whole (a merge).
+type Summary struct {
+	w      Window
+	lo, hi int64 // the window's ticks
 	byOp   map[string]*OpTotal
-	// latencyOnly leaves TTFB and response out (a merge's parts need
-	// only their counts and latency).
-	latencyOnly bool
-	// noHists: the caller adds the latencies itself (latency).
-	noHists bool
-	codec   histCodec
-	sparse  sparseHist
+	codec  resultpack.Codec
 }
 
-func newSummarizer(w Window, latencyOnly bool) *summarizer {
-	return &summarizer{lo: tickIndex(w.Start), hi: tickIndex(w.End), byOp: map[string]*OpTotal{}, latencyOnly: latencyOnly}
+// NewSummary is an empty summary of a stream whose window is w.
+func NewSummary(w Window) *Summary {
+	return &Summary{w: w, lo: tickIndex(w.Start), hi: tickIndex(w.End), byOp: map[string]*OpTotal{}}
 }
 
-// add counts o, second t's record; hists are its histograms when it
-// comes packed (nil: o's strings).
-func (s *summarizer) add(t int64, o *OpSecond, hists *packedHists) error {
-	tot := s.byOp[o.Op]
-	if tot == nil {
-		tot = &OpTotal{Op: o.Op}
-		s.byOp[o.Op] = tot
+// Add counts o, second t's record, and adds its histograms.
+func (s *Summary) Add(t int64, o *OpSecond) error {
+	tot := s.AddCounts(t, o)
+	for k, enc := range [3]string{o.Latency, o.TTFB, o.Response} {
+		if err := s.addHist(tot, k, enc); err != nil {
+			return fmt.Errorf("second %d, op %s: %w", t, o.Op, err)
+		}
 	}
+	return nil
+}
+
+// AddCounts counts o, second t's record, as Add does, but leaves its
+// histograms out: for a reader that sums them itself and gives them to
+// AddHistograms. It returns op's totals so far.
+func (s *Summary) AddCounts(t int64, o *OpSecond) *OpTotal {
+	tot := s.op(o.Op)
 	tot.Ops += o.Ops
 	tot.Bytes += o.Bytes
 	tot.Dropped += o.Dropped
@@ -99,22 +106,76 @@ func (s *summarizer) add(t int64, o *OpSecond, hists *packedHists) error {
 		errs += n
 	}
 	tot.OK += o.Ops - errs
-	kinds := 3
-	if s.latencyOnly {
-		kinds = 1
-	}
-	if s.noHists {
-		kinds = 0
-	}
-	for k := range kinds {
-		if err := addHist(&tot.acc[k], o, k, hists, &s.codec, &s.sparse); err != nil {
-			return fmt.Errorf("second %d, op %s: %w", t, o.Op, err)
-		}
-	}
 	ok, bytes := inWindow(t, *o, s.lo, s.hi)
 	tot.WindowOps += ok
 	tot.WindowBytes += bytes
+	return tot
+}
+
+// AddHistograms adds op's latency, TTFB and response histograms (as a
+// second's records hold them: "" for none) to its totals.
+func (s *Summary) AddHistograms(op string, latency, ttfb, response string) error {
+	tot := s.op(op)
+	for k, enc := range [3]string{latency, ttfb, response} {
+		if err := s.addHist(tot, k, enc); err != nil {
+			return fmt.Errorf("op %s: %w", op, err)
+		}
+	}
 	return nil
+}
+
+// Merge adds what o summed (records of the same stream) to s.
+func (s *Summary) Merge(o *Summary) error {
+	for op, t := range o.byOp {
+		tot := s.byOp[op]
+		if tot == nil {
+			s.byOp[op] = t
+			continue
+		}
+		tot.AddCounts(t)
+		for k := range tot.acc {
+			if tot.acc[k] == nil {
+				tot.acc[k] = t.acc[k]
+			} else if err := tot.acc[k].Merge(t.acc[k]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Totals is the totals of every op, in the order tables list ops: rates
+// over the window, percentiles of the histograms added. s is spent.
+func (s *Summary) Totals() []OpTotal {
+	out := make([]OpTotal, 0, len(s.byOp))
+	for _, t := range s.byOp {
+		t.finish(s.w.Duration())
+		out = append(out, *t)
+	}
+	sort.Slice(out, func(i, j int) bool { return opOrder(out[i].Op) < opOrder(out[j].Op) })
+	return out
+}
+
+// op is op's totals, made when it is the first.
+func (s *Summary) op(op string) *OpTotal {
+	tot := s.byOp[op]
+	if tot == nil {
+		tot = &OpTotal{Op: op}
+		s.byOp[op] = tot
+	}
+	return tot
+}
+
+// addHist adds the histogram enc ("": none; packed, or V2 text) to tot's
+// histogram k (latency, TTFB, response).
+func (s *Summary) addHist(tot *OpTotal, k int, enc string) error {
+	if enc == "" {
+		return nil
+	}
+	if tot.acc[k] == nil {
+		tot.acc[k] = &resultpack.Paged{}
+	}
+	return tot.acc[k].AddText(enc, &s.codec)
 }
 
 // AddCounts adds u's counts to t: ops, successes, bytes, drops, the
@@ -129,76 +190,6 @@ func (t *OpTotal) AddCounts(u *OpTotal) {
 		}
 		t.Errors[c] += n
 	}
-}
-
-// latency is op's latency being summed, made when it is the first.
-func (s *summarizer) latency(op string) *pagedHist {
-	tot := s.byOp[op]
-	if tot == nil {
-		tot = &OpTotal{Op: op}
-		s.byOp[op] = tot
-	}
-	if tot.acc[0] == nil {
-		tot.acc[0] = &pagedHist{}
-	}
-	return tot.acc[0]
-}
-
-// merge adds what o summed (records of the same stream) to s.
-func (s *summarizer) merge(o *summarizer) error {
-	for op, t := range o.byOp {
-		tot := s.byOp[op]
-		if tot == nil {
-			s.byOp[op] = t
-			continue
-		}
-		tot.AddCounts(t)
-		for k := range tot.acc {
-			if err := tot.acc[k].merge(t.acc[k]); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-func (s *summarizer) totals(w Window) []OpTotal {
-	out := make([]OpTotal, 0, len(s.byOp))
-	for _, t := range s.byOp {
-		t.finish(w.Duration())
-		out = append(out, *t)
-	}
-	sort.Slice(out, func(i, j int) bool { return opOrder(out[i].Op) < opOrder(out[j].Op) })
-	return out
-}
-
-// addHist adds o's histogram k (latency, TTFB, response) to *acc, made
-// when it is the first: from hists[k] when the record came packed, else
-// from o's string (packed, or V2 text).
-func addHist(acc **pagedHist, o *OpSecond, k int, hists *packedHists, c *histCodec, sp *sparseHist) error {
-	if hists != nil {
-		if hists.b[k] == nil {
-			return nil
-		}
-		if *acc == nil {
-			*acc = &pagedHist{}
-		}
-		return addPackedTo(*acc, nil, hists.b[k], hists.split)
-	}
-	enc := [3]string{o.Latency, o.TTFB, o.Response}[k]
-	if enc == "" {
-		return nil
-	}
-	if *acc == nil {
-		*acc = &pagedHist{}
-	}
-	if isPacked(enc) {
-		return addPackedTo(*acc, nil, []byte(enc[len(packedTag):]), enc[:len(splitTag)] == splitTag)
-	}
-	if err := c.decode(enc, sp); err != nil {
-		return histError(err)
-	}
-	return (*acc).addSparse(sp)
 }
 
 // inWindow is how many of o's successful ops, and their bytes, ended in
@@ -220,6 +211,10 @@ func inWindow(t int64, o OpSecond, lo, hi int64) (ok, bytes float64) {
 	return float64(okOps) * share, float64(o.Bytes) * share
 }
 
+// CompareOps orders op names as tables list them (PUT, GET, STAT,
+// DELETE, ...; other names after those), for slices.SortFunc.
+func CompareOps(a, b string) int { return opOrder(a) - opOrder(b) }
+
 // opOrder is the order tables list ops in.
 func opOrder(name string) int {
 	for i, n := range []string{"PUT", "GET", "STAT", "DELETE", "LIST", "MULTIPART", "RANGE-GET", "COPY", "PART-COPY", "DELETE-BATCH", "LIST-VERSIONS", "CAS"} {
@@ -235,24 +230,27 @@ func (t *OpTotal) finish(window float64) {
 		t.OpsPerSec = t.WindowOps / window
 		t.BytesPerSec = t.WindowBytes / window
 	}
-	t.Latency = t.acc[0].percentiles()
+	t.Latency = pagedPercentiles(t.acc[0])
 	if t.acc[1] != nil {
-		p := t.acc[1].percentiles()
+		p := pagedPercentiles(t.acc[1])
 		t.TTFB = &p
 	}
 	if t.acc[2] != nil {
-		p := t.acc[2].percentiles()
+		p := pagedPercentiles(t.acc[2])
 		t.Response = &p
 	}
 	t.LatencyHist = ""
-	if lat := t.acc[0]; lat != nil && !lat.empty() {
+	if lat := t.acc[0]; lat != nil && !lat.Empty() {
 		// In the packed form, which costs what the histogram holds: the
 		// V2 form compresses all 184 KiB of the dense one.
-		var w splitWriter
-		t.LatencyHist, _, _ = lat.pack(&w, nil, nil)
+		var w resultpack.SplitWriter
+		t.LatencyHist, _, _ = lat.Pack(&w, nil, nil)
 	}
-	t.acc = [3]*pagedHist{}
+	t.acc = [3]*resultpack.Paged{}
 }
+
+// pagedPercentiles summarizes a histogram being summed (nil: zero).
+func pagedPercentiles(h *resultpack.Paged) Percentiles { return Percentiles(h.Percentiles()) }
 
 // PercentilesOf summarizes a latency histogram (microseconds).
 func PercentilesOf(h *hdr.Histogram) Percentiles { return percentiles(h) }

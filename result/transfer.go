@@ -1,10 +1,6 @@
 package result
 
-import (
-	"time"
-
-	hdr "github.com/HdrHistogram/hdrhistogram-go"
-)
+import "time"
 
 // Transfer is what one whole-object transfer (objbench transfer) did in a
 // step: its own figures beside the step's per-second request records.
@@ -84,66 +80,4 @@ func (t *Transfer) ObjectPercentiles() (Percentiles, error) {
 		return Percentiles{}, err
 	}
 	return percentiles(h), nil
-}
-
-// mergeTransfers adds up the transfers of a step's parts (workers):
-// counts add, the wall is the longest, object latencies merge.
-func mergeTransfers(steps []*Step) (*Transfer, error) {
-	var out *Transfer
-	var lat *hdr.Histogram
-	var codec histCodec
-	for _, s := range steps {
-		t := s.Transfer
-		if t == nil {
-			continue
-		}
-		if out == nil {
-			c := *t
-			out = &c
-			out.Objects, out.Bytes, out.Parts, out.Retries, out.PlanObjects, out.PlanBytes = 0, 0, 0, 0, 0, 0
-			out.Check, out.ObjectLatency = nil, ""
-		}
-		out.Objects += t.Objects
-		out.Bytes += t.Bytes
-		out.Parts += t.Parts
-		out.Retries += t.Retries
-		out.PlanObjects += t.PlanObjects
-		out.PlanBytes += t.PlanBytes
-		out.Wall = max(out.Wall, t.Wall)
-		if out.Error == "" {
-			out.Error = t.Error
-		}
-		if err := codec.addEncoded(&lat, t.ObjectLatency); err != nil {
-			return nil, err
-		}
-		out.Check = out.Check.add(t.Check)
-	}
-	if out != nil {
-		out.ObjectLatency = EncodeHistogram(lat)
-	}
-	return out, nil
-}
-
-func (c *TransferCheck) add(o *TransferCheck) *TransferCheck {
-	switch {
-	case o == nil:
-		return c
-	case c == nil:
-		x := *o
-		return &x
-	}
-	x := *c
-	x.Verified = c.Verified && o.Verified
-	x.Objects += o.Objects
-	x.Bytes += o.Bytes
-	x.WantObjects += o.WantObjects
-	x.WantBytes += o.WantBytes
-	x.Missing += o.Missing
-	x.WrongSize += o.WrongSize
-	x.Changed += o.Changed
-	x.Compared += o.Compared
-	x.Others = max(x.Others, o.Others)
-	x.OtherBytes = max(x.OtherBytes, o.OtherBytes)
-	x.Text = ""
-	return &x
 }

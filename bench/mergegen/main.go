@@ -25,6 +25,7 @@ import (
 
 	"github.com/objbench/objbench/atomicfile"
 	"github.com/objbench/objbench/bench"
+	"github.com/objbench/objbench/internal/resultpack"
 	"github.com/objbench/objbench/result"
 )
 
@@ -56,7 +57,7 @@ func main() {
 				r.Schema = 4
 				return atomicfile.Write(path, 0o644, func(f io.Writer) error { return writeV4(f, r) })
 			}
-			return result.Write(path, bench.WorkerResult(w, workers, secs, result.PackHistogram))
+			return result.Write(path, bench.WorkerResult(w, workers, secs, resultpack.PackHistogram))
 		})
 	}
 	if err := g.Wait(); err != nil {

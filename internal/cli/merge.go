@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/objbench/objbench/merge"
 	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/run"
 	"github.com/objbench/objbench/storage"
@@ -103,7 +104,7 @@ func runMerge(ctx context.Context, env Env, o *mergeOptions, args []string) erro
 	if err != nil {
 		return err
 	}
-	merged, err := result.MergeSources(ctx, srcs, runtime.GOMAXPROCS(0))
+	merged, err := merge.Sources(ctx, srcs, runtime.GOMAXPROCS(0))
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -133,8 +134,8 @@ func runMerge(ctx context.Context, env Env, o *mergeOptions, args []string) erro
 // resultSources are the inputs: directories are walked for .json files,
 // s3://BUCKET/PREFIX/ is listed (and its objects downloaded) through the
 // target flags' endpoint and credentials.
-func resultSources(ctx context.Context, env Env, o *mergeOptions, args []string) ([]result.Source, error) {
-	var srcs []result.Source
+func resultSources(ctx context.Context, env Env, o *mergeOptions, args []string) ([]merge.Source, error) {
+	var srcs []merge.Source
 	for _, a := range args {
 		switch st, err := os.Stat(a); {
 		case strings.HasPrefix(a, "s3://"):
@@ -143,7 +144,7 @@ func resultSources(ctx context.Context, env Env, o *mergeOptions, args []string)
 				return nil, err
 			}
 			for _, ob := range objs {
-				srcs = append(srcs, result.Source{Name: ob.name, Read: ob.read})
+				srcs = append(srcs, merge.Source{Name: ob.name, Read: ob.read})
 			}
 		case err != nil:
 			return nil, inputf("%v", err)
@@ -160,10 +161,10 @@ func resultSources(ctx context.Context, env Env, o *mergeOptions, args []string)
 			}
 			sort.Strings(files)
 			for _, f := range files {
-				srcs = append(srcs, result.FileSource(f))
+				srcs = append(srcs, merge.FileSource(f))
 			}
 		default:
-			srcs = append(srcs, result.FileSource(a))
+			srcs = append(srcs, merge.FileSource(a))
 		}
 	}
 	return srcs, nil
