@@ -168,20 +168,6 @@ func (o *ownNumbers) unsureNumbers() []int64 {
 	return list(o.unsure)
 }
 
-// ownedFor is the record of the numbered key space under prefix and
-// suffix in bucket b of storage st (one per run).
-func (r *runState) ownedFor(st *workload.Storage, b string, store storage.Store, prefix, suffix string) *ownNumbers {
-	k := storeKey(st, b) + "\x00" + prefix + "\x00" + suffix
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if o, ok := r.owned[k]; ok {
-		return o
-	}
-	o := newOwnNumbers(store, b, prefix, suffix)
-	r.owned[k], r.ownedOrder = o, append(r.ownedOrder, k)
-	return o
-}
-
 // ownAt is the record of the space's i-th bucket (nil: no record kept).
 func (sp *space) ownAt(i int) *ownNumbers {
 	if sp.owned == nil {

@@ -24,46 +24,8 @@ func (r *runState) checkBareWrites(ctx context.Context) error {
 	if !r.cfg.Worker.Solo() {
 		return errors.New("COSBench's key layout runs in one process, not split across processes")
 	}
-	type naming struct {
-		st                     *workload.Storage
-		bucket, prefix, suffix string
-		ranges                 [][2]int64
-	}
-	names := map[string]*naming{}
-	var order []string
-	add := func(s workload.Stream, ks workload.KeySpace) {
-		if ks.Index == nil || ks.Existing {
-			return
-		}
-		buckets := ks.Buckets
-		if len(buckets) == 0 {
-			buckets = []string{""}
-		}
-		for _, b := range buckets {
-			k := storeKey(s.Storage, b) + "\x00" + ks.Prefix + "\x00" + ks.Suffix
-			if names[k] == nil {
-				names[k], order = &naming{st: s.Storage, bucket: b, prefix: ks.Prefix, suffix: ks.Suffix}, append(order, k)
-			}
-			names[k].ranges = append(names[k].ranges, ks.Index.Ranges()...)
-		}
-	}
-	for _, st := range r.cfg.Spec.Stages {
-		for _, s := range st.Streams {
-			switch st.Kind {
-			case workload.KindPrepare:
-				add(s, s.Objects)
-			case workload.KindMain:
-				for _, m := range s.Mix {
-					if op, _ := workload.CanonicalOp(m.Op); op == workload.OpPut || op == workload.OpMultipart {
-						add(s, s.OpObjects(m))
-					}
-				}
-			}
-		}
-	}
-	for _, k := range order {
-		n := names[k]
-		store, err := r.bucketStore(ctx, n.st, n.bucket)
+	for _, n := range bareNamings(r.cfg.Spec) {
+		store, err := r.stores.bucket(ctx, n.st, n.bucket)
 		if err != nil {
 			return err
 		}
@@ -88,6 +50,53 @@ func (r *runState) checkBareWrites(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// bareNaming is one naming of numbered objects a workload writes in
+// COSBench's key layout, in one bucket, and the numbers it writes.
+type bareNaming struct {
+	st                     *workload.Storage
+	bucket, prefix, suffix string
+	ranges                 [][2]int64
+}
+
+// bareNamings are the namings of numbered objects that spec's prepare
+// stages and main stages' writes write, in the order they first appear.
+func bareNamings(spec workload.Spec) []*bareNaming {
+	names := map[string]*bareNaming{}
+	var order []*bareNaming
+	add := func(s workload.Stream, ks workload.KeySpace) {
+		if ks.Index == nil || ks.Existing {
+			return
+		}
+		buckets := ks.Buckets
+		if len(buckets) == 0 {
+			buckets = []string{""}
+		}
+		for _, b := range buckets {
+			k := storeKey(s.Storage, b) + "\x00" + ks.Prefix + "\x00" + ks.Suffix
+			if names[k] == nil {
+				names[k] = &bareNaming{st: s.Storage, bucket: b, prefix: ks.Prefix, suffix: ks.Suffix}
+				order = append(order, names[k])
+			}
+			names[k].ranges = append(names[k].ranges, ks.Index.Ranges()...)
+		}
+	}
+	for _, st := range spec.Stages {
+		for _, s := range st.Streams {
+			switch st.Kind {
+			case workload.KindPrepare:
+				add(s, s.Objects)
+			case workload.KindMain:
+				for _, m := range s.Mix {
+					if op, _ := workload.CanonicalOp(m.Op); op == workload.OpPut || op == workload.OpMultipart {
+						add(s, s.OpObjects(m))
+					}
+				}
+			}
+		}
+	}
+	return order
 }
 
 // numberOf is the number N of key prefix+N+suffix, as COSBench writes
@@ -157,20 +166,15 @@ func (r *runState) sweepOwned(ctx context.Context, st workload.Stage, step *resu
 	if left > 0 {
 		note := fmt.Sprintf("cleanup left %d objects of this run: %v", left, why)
 		step.Notes = append(step.Notes, note)
-		r.leftover(note)
+		r.ledger.leftover(note)
 	}
 }
 
 // deleteOwnedIn deletes the objects of bucket b that the run's record
 // holds (dispose, before it checks the bucket is empty).
 func (r *runState) deleteOwnedIn(ctx context.Context, b bucketRef) (int, error) {
-	pre := storeKey(b.st, b.name) + "\x00"
 	n := 0
-	for _, k := range r.ownedOrder {
-		if !strings.HasPrefix(k, pre) {
-			continue
-		}
-		o := r.owned[k]
+	for _, o := range r.data.ownedIn(&b) {
 		for _, num := range o.numbers(nil) {
 			if err := deleteKey(ctx, o.store, o.key(num)); err != nil {
 				return n, fmt.Errorf("delete %s: %w", o.key(num), err)
@@ -190,8 +194,7 @@ func (r *runState) bareLeftovers() {
 	cleans := !r.cfg.NoCleanup && slices.ContainsFunc(r.cfg.Spec.Stages, func(st workload.Stage) bool { return st.Kind == workload.KindCleanup })
 	var kept, unsure int
 	var firstKept, firstUnsure string
-	for _, k := range r.ownedOrder {
-		o := r.owned[k]
+	for _, o := range r.data.ownedIn(nil) {
 		if ns := o.numbers(nil); len(ns) > 0 {
 			if kept == 0 {
 				firstKept = o.name(ns[0])
@@ -206,9 +209,9 @@ func (r *runState) bareLeftovers() {
 		}
 	}
 	if cleans && kept > 0 {
-		r.leftover(fmt.Sprintf("%d objects this run wrote under COSBench's names are still in the store (first %s)", kept, firstKept))
+		r.ledger.leftover(fmt.Sprintf("%d objects this run wrote under COSBench's names are still in the store (first %s)", kept, firstKept))
 	}
 	if unsure > 0 {
-		r.leftover(fmt.Sprintf("%d writes got no answer, so their objects may be stored (first %s); objbench does not delete them, having no proof they are its own", unsure, firstUnsure))
+		r.ledger.leftover(fmt.Sprintf("%d writes got no answer, so their objects may be stored (first %s); objbench does not delete them, having no proof they are its own", unsure, firstUnsure))
 	}
 }

@@ -10,6 +10,10 @@ import (
 	"github.com/objbench/objbench/workload"
 )
 
+// A run's buckets: an init stage creates those missing, and a dispose
+// stage removes only those this run created, once nothing else is in
+// them (runStores.created).
+
 // bucketRef is a bucket at a storage (nil: the target's).
 type bucketRef struct {
 	st   *workload.Storage
@@ -44,9 +48,9 @@ func bucketRefs(sp workload.Spec, st workload.Stage) []bucketRef {
 	return out
 }
 
-// bucketManager is the bucket-level side of b's store.
-func (r *runState) bucketManager(ctx context.Context, b bucketRef) (storage.BucketManager, error) {
-	s, err := r.bucketStore(ctx, b.st, b.name)
+// manager is the bucket-level side of b's store.
+func (rs *runStores) manager(ctx context.Context, b bucketRef) (storage.BucketManager, error) {
+	s, err := rs.bucket(ctx, b.st, b.name)
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +66,7 @@ func (r *runState) bucketManager(ctx context.Context, b bucketRef) (storage.Buck
 func (r *runState) initBuckets(ctx context.Context, st workload.Stage) (result.Step, error) {
 	res := result.Step{Stage: st.Name, Kind: string(st.Kind), Start: time.Now()}
 	for _, b := range bucketRefs(r.cfg.Spec, st) {
-		bm, err := r.bucketManager(ctx, b)
+		bm, err := r.stores.manager(ctx, b)
 		if err != nil {
 			return res, fmt.Errorf("init: %w", err)
 		}
@@ -71,7 +75,7 @@ func (r *runState) initBuckets(ctx context.Context, st workload.Stage) (result.S
 			return res, fmt.Errorf("init: bucket %s: %w", b.name, err)
 		}
 		switch k := storeKey(b.st, b.name); {
-		case exists && r.created[k]:
+		case exists && r.stores.created[k]:
 			res.Notes = append(res.Notes, fmt.Sprintf("bucket %s was created earlier in this run", b.name))
 			continue
 		case exists:
@@ -81,9 +85,9 @@ func (r *runState) initBuckets(ctx context.Context, st workload.Stage) (result.S
 		if err := bm.CreateBucket(ctx); err != nil {
 			return res, fmt.Errorf("init: create bucket %s: %w", b.name, err)
 		}
-		r.created[storeKey(b.st, b.name)] = true
+		r.stores.created[storeKey(b.st, b.name)] = true
 		res.Notes = append(res.Notes, "created bucket "+b.name)
-		if note, err := r.enableVersioning(ctx, b); err != nil {
+		if note, err := r.stores.enableVersioning(ctx, b); err != nil {
 			return res, err
 		} else if note != "" {
 			res.Notes = append(res.Notes, note)
@@ -100,14 +104,14 @@ func (r *runState) dispose(ctx context.Context, st workload.Stage) (result.Step,
 	for _, b := range bucketRefs(r.cfg.Spec, st) {
 		k := storeKey(b.st, b.name)
 		switch {
-		case r.removed[k]:
+		case r.stores.removed[k]:
 			res.Notes = append(res.Notes, fmt.Sprintf("bucket %s was removed earlier in this run", b.name))
 			continue
-		case !r.created[k]:
+		case !r.stores.created[k]:
 			res.Notes = append(res.Notes, fmt.Sprintf("kept bucket %s: this run did not create it", b.name))
 			continue
 		}
-		bm, err := r.bucketManager(ctx, b)
+		bm, err := r.stores.manager(ctx, b)
 		if err == nil {
 			err = r.emptyOwn(ctx, b, &res)
 		}
@@ -116,11 +120,11 @@ func (r *runState) dispose(ctx context.Context, st workload.Stage) (result.Step,
 		}
 		if err != nil {
 			res.Notes = append(res.Notes, fmt.Sprintf("could not remove bucket %s, which this run created: %v", b.name, err))
-			r.leftover(fmt.Sprintf("bucket %s kept: %v", b.name, err))
+			r.ledger.leftover(fmt.Sprintf("bucket %s kept: %v", b.name, err))
 			continue
 		}
-		delete(r.created, k)
-		r.removed[k] = true
+		delete(r.stores.created, k)
+		r.stores.removed[k] = true
 		res.Notes = append(res.Notes, "removed bucket "+b.name)
 	}
 	res.Elapsed = time.Since(res.Start)
@@ -131,7 +135,7 @@ func (r *runState) dispose(ctx context.Context, st workload.Stage) (result.Step,
 // what cleanup ranges did not cover) and checks that nothing else is
 // there: a bucket that holds objects this run did not write is kept.
 func (r *runState) emptyOwn(ctx context.Context, b bucketRef, res *result.Step) error {
-	st, err := r.bucketStore(ctx, b.st, b.name)
+	st, err := r.stores.bucket(ctx, b.st, b.name)
 	if err != nil {
 		return err
 	}
@@ -178,13 +182,6 @@ func (r *runState) emptyOwn(ctx context.Context, b bucketRef, res *result.Step) 
 		return fmt.Errorf("it holds %d objects this run did not write (first %q)", others, first)
 	}
 	return nil
-}
-
-// leftover records that the run could not leave the store as it found it.
-func (r *runState) leftover(why string) {
-	r.mu.Lock()
-	r.cleanupNotes = append(r.cleanupNotes, why)
-	r.mu.Unlock()
 }
 
 // delay waits out a delay stage (an interrupt cuts it short).

@@ -3,7 +3,6 @@ package loadgen
 import (
 	"context"
 	"fmt"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -43,8 +42,7 @@ func (r *runState) cleanup(ctx context.Context, st workload.Stage) (result.Step,
 			work:    streamWork{block: r.cfg.Block, fixed: fw, sizes: workload.Const(0), sizeSeq: new(atomic.Uint64)},
 			workers: int(max(1, min(r.cfg.Worker.Share(int64(sp.MaxConcurrency())), fw.n)))})
 	}
-	notes := r.stepNotes
-	r.stepNotes = nil
+	notes := r.ledger.takeNotes()
 	if len(runs) == 0 {
 		return result.Step{Stage: st.Name, Kind: string(st.Kind), Start: time.Now(), Notes: notes}, nil
 	}
@@ -54,7 +52,7 @@ func (r *runState) cleanup(ctx context.Context, st workload.Stage) (result.Step,
 		if why := l.readErr(); why != nil { // its deletes stopped short
 			note := fmt.Sprintf("cleanup left objects of this run: %v", why)
 			step.Notes = append(step.Notes, note)
-			r.leftover(note)
+			r.ledger.leftover(note)
 		}
 	}
 	if err == nil {
@@ -77,20 +75,20 @@ func (r *runState) cleanupWork(ctx context.Context, sp workload.Stream) (fixedWo
 		}
 		if space.owned != nil { // COSBench's key layout: what the run wrote, by its record
 			fw, named := space.enumerateOwned()
-			r.stepNotes = append(r.stepNotes, fmt.Sprintf("stream %s: deleted only the objects this run wrote: %d of the %d it names (COSBench's key layout)", cmpOr(sp.Name, "cleanup"), fw.n, named))
+			r.ledger.note(fmt.Sprintf("stream %s: deleted only the objects this run wrote: %d of the %d it names (COSBench's key layout)", cmpOr(sp.Name, "cleanup"), fw.n, named))
 			return fw, nil, nil
 		}
 		fw := space.enumerate(metrics.OpDelete, r.cfg.Worker)
-		for _, rank := range r.adopted { // a dead worker's part too
+		for _, rank := range r.ledger.adopted { // a dead worker's part too
 			fw = fw.then(space.enumerate(metrics.OpDelete, distributed.Worker{Rank: rank, Size: r.cfg.Worker.N()}))
 		}
 		return fw, nil, nil
 	}
-	stores := r.everyStore()
+	stores := r.stores.every()
 	if len(ks.Buckets) > 0 {
 		stores = stores[:0:0]
 		for _, b := range ks.Buckets {
-			s, err := r.bucketStore(ctx, sp.Storage, b)
+			s, err := r.stores.bucket(ctx, sp.Storage, b)
 			if err != nil {
 				return fixedWork{}, nil, err
 			}
@@ -98,16 +96,16 @@ func (r *runState) cleanupWork(ctx context.Context, sp workload.Stream) (fixedWo
 		}
 	}
 	prefix := r.cfg.Namespace + ks.Prefix
-	if r.versioned {
+	if r.stores.versioned {
 		// Every version and delete marker the run made, and nothing else.
 		note, err := r.deleteVersions(ctx, stores, prefix)
 		if err != nil {
 			return fixedWork{}, nil, err
 		}
 		if note != "" {
-			r.stepNotes = append(r.stepNotes, note)
+			r.ledger.note(note)
 		}
-		r.forgetPools(prefix)
+		r.data.forgetPools(prefix)
 		return fixedWork{}, nil, nil
 	}
 	// The listing is checked, not trusted: a key outside prefix makes it
@@ -115,25 +113,16 @@ func (r *runState) cleanupWork(ctx context.Context, sp workload.Stream) (fixedWo
 	// failure is tried again. The workers' meeting markers are theirs to
 	// remove; of a run split across processes, each deletes the listed
 	// keys that hash to it, so every key is deleted once (ownKey).
-	l, err := listUnder(ctx, stores, prefix, r.cfg.Namespace, r.ownKey)
+	l, err := listUnder(ctx, stores, prefix, r.cfg.Namespace, r.ledger.ownKey)
 	if err != nil {
 		return fixedWork{}, nil, fmt.Errorf("cleanup: list %q: %w", prefix, err)
 	}
 	if note := l.refusal(); note != "" {
-		r.stepNotes = append(r.stepNotes, note)
-		r.leftover(note)
+		r.ledger.note(note)
+		r.ledger.leftover(note)
 	}
-	r.forgetPools(prefix)
+	r.data.forgetPools(prefix)
 	return l.work(batchSize(sp)), l, nil
-}
-
-// forgetPools empties the pools under prefix: their objects are going.
-func (r *runState) forgetPools(prefix string) {
-	for _, p := range r.pools {
-		if strings.HasPrefix(p.prefix, prefix) && strings.HasPrefix(p.prefix, r.cfg.Namespace) {
-			p.forget()
-		}
-	}
 }
 
 func cmpOr(a, b string) string {

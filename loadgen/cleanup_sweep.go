@@ -3,9 +3,7 @@ package loadgen
 import (
 	"context"
 	"fmt"
-	"strings"
 
-	"github.com/objbench/objbench/distributed"
 	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/storage"
 	"github.com/objbench/objbench/storage/retry"
@@ -38,29 +36,6 @@ func deleteKey(ctx context.Context, st storage.Store, key string) error {
 	return err
 }
 
-// ownKey reports whether cleanup deletes key: not a meeting marker of the
-// run's workers (theirs to remove), and of a run split across processes
-// one of the keys that hash to this worker.
-func (r *runState) ownKey(key string) bool {
-	if strings.HasPrefix(key, r.cfg.Namespace+distributed.MarkerDir) {
-		return false
-	}
-	h := int64(keySeed(key) >> 1)
-	return r.cfg.Worker.Owns(h) || r.adopts(int(h%int64(r.cfg.Worker.N())))
-}
-
-// adopts reports whether this worker also deletes what worker rank
-// wrote: that worker died, and this one cleans up for it
-// (Config.Adopted, asked at each cleanup and dispose step).
-func (r *runState) adopts(rank int) bool {
-	for _, a := range r.adopted {
-		if a == rank && a != r.cfg.Worker.Rank {
-			return true
-		}
-	}
-	return false
-}
-
 // sweep follows a cleanup step whose deletes failed: it lists each
 // stream's prefix in every store again and deletes what of this run is
 // left; what cannot be deleted is noted on the step and as a leftover.
@@ -81,8 +56,8 @@ func (r *runState) sweep(ctx context.Context, st workload.Stage, step *result.St
 	var deleted, left int
 	var why error
 	for _, prefix := range r.cleanupPrefixes(st) {
-		for _, s := range r.everyStore() {
-			l, err := listUnder(ctx, []storage.Store{s}, prefix, r.cfg.Namespace, r.ownKey)
+		for _, s := range r.stores.every() {
+			l, err := listUnder(ctx, []storage.Store{s}, prefix, r.cfg.Namespace, r.ledger.ownKey)
 			if err != nil {
 				why = fmt.Errorf("list %q: %w", prefix, err)
 				left++
@@ -111,7 +86,7 @@ func (r *runState) sweep(ctx context.Context, st workload.Stage, step *result.St
 	if left > 0 {
 		note := fmt.Sprintf("cleanup left %d objects (or listings) of this run: %v", left, why)
 		step.Notes = append(step.Notes, note)
-		r.leftover(note)
+		r.ledger.leftover(note)
 	}
 }
 

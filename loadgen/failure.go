@@ -1,13 +1,92 @@
 package loadgen
 
 import (
+	"context"
 	"fmt"
 	"strconv"
+	"sync"
 	"sync/atomic"
 
 	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/workload"
 )
+
+// failurePolicy is when a run stops before its end, and why: the failed
+// ops it allows in all (Config.MaxErrors), the running step's error ratio
+// (a stage's OnError: errorWatch), and a stream's store refusing it for
+// too long (refused.go). The first reason wins; the run then starts no
+// more steps but cleanup and dispose.
+type failurePolicy struct {
+	maxErrors int64
+	failed    atomic.Int64
+	// watch is the running step's error ratio, if any: set between steps,
+	// read by the workers.
+	watch   *errorWatch
+	stopAll context.CancelFunc // ends the run's context
+	mu      sync.Mutex
+	why     string
+	detail  string
+}
+
+func newFailurePolicy(maxErrors int64, stopAll context.CancelFunc) *failurePolicy {
+	return &failurePolicy{maxErrors: maxErrors, stopAll: stopAll}
+}
+
+// abort stops the run (the first reason wins): no more steps but cleanup.
+func (p *failurePolicy) abort(why, detail string) {
+	p.mu.Lock()
+	if p.why == "" {
+		p.why, p.detail = why, detail
+	}
+	p.mu.Unlock()
+	p.stopAll()
+}
+
+// aborted is why the run was aborted ("max-errors", "error-ratio",
+// "refused"), "" while it was not.
+func (p *failurePolicy) aborted() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.why
+}
+
+// reason is why the run was aborted and the detail of it.
+func (p *failurePolicy) reason() (why, detail string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.why, p.detail
+}
+
+// count notes one finished op against the run's limits (from the
+// workers, concurrently).
+func (p *failurePolicy) count(failed bool) {
+	if failed && p.maxErrors > 0 && p.failed.Add(1) >= p.maxErrors {
+		p.abort("max-errors", fmt.Sprintf("%d ops failed (the most allowed: %d)", p.maxErrors, p.maxErrors))
+	}
+	if w := p.watch; w != nil {
+		w.observe(p, failed)
+	}
+}
+
+// stepStarts applies st's error ratio to the step about to run, until
+// stepEnds judges it.
+func (p *failurePolicy) stepStarts(st workload.Stage) { p.watch = newErrorWatch(st) }
+
+// stepEnds judges the step that ran whole (ended true: not cut short by
+// an error) against its stage's error ratio, and says why the workflow
+// stops when that ratio was crossed ("" when it was not).
+func (p *failurePolicy) stepEnds(ended bool) string {
+	w := p.watch
+	p.watch = nil
+	if w == nil || !ended {
+		return ""
+	}
+	w.final(p)
+	if why, detail := p.reason(); why == "error-ratio" {
+		return "workflow stopped: " + detail
+	}
+	return ""
+}
 
 // minOpsForRatio: a ratio judged on fewer ops is noise (one failure in the
 // first three ops is not "33% errors"). At the end of a step every count
@@ -33,7 +112,7 @@ func newErrorWatch(st workload.Stage) *errorWatch {
 }
 
 // observe counts one op and stops the run when the ratio is crossed.
-func (w *errorWatch) observe(r *runState, failed bool) {
+func (w *errorWatch) observe(p *failurePolicy, failed bool) {
 	w.ops.Add(1)
 	if !failed {
 		return // a success never crosses the line
@@ -44,14 +123,14 @@ func (w *errorWatch) observe(r *runState, failed bool) {
 	errs := w.errs.Load()
 	ops := w.ops.Load()
 	if w.crossed(ops, errs, false) {
-		r.abort("error-ratio", w.detail(ops, errs))
+		p.abort("error-ratio", w.detail(ops, errs))
 	}
 }
 
 // final judges the whole step once it is over.
-func (w *errorWatch) final(r *runState) {
+func (w *errorWatch) final(p *failurePolicy) {
 	if ops, errs := w.ops.Load(), w.errs.Load(); w.crossed(ops, errs, true) {
-		r.abort("error-ratio", w.detail(ops, errs))
+		p.abort("error-ratio", w.detail(ops, errs))
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 
 	"github.com/objbench/objbench/metrics"
 	"github.com/objbench/objbench/oplog"
-	"github.com/objbench/objbench/storage"
 	"github.com/objbench/objbench/workload"
 )
 
@@ -39,7 +38,7 @@ func (w *worker) logOp(t *task, ranged bool) {
 		w.logRec = new(oplog.Record)
 	}
 	r := w.logRec
-	*r = oplog.Record{Start: res.Start, Op: res.Op, Bucket: s.run.bucketNames[t.store], Key: t.key,
+	*r = oplog.Record{Start: res.Start, Op: res.Op, Bucket: s.run.stores.name(t.store), Key: t.key,
 		Latency: res.End.Sub(res.Start), Stream: s.name, Step: s.run.logStep}
 	switch {
 	case res.Op == metrics.OpPut || res.Op == metrics.OpMultipart:
@@ -74,8 +73,3 @@ func (w *worker) rangedOp(t *task) bool {
 }
 
 var _ OpLogger = (*oplog.Writer)(nil)
-
-// bucketName is the bucket a store serves, "" for the target's own.
-func (r *runState) noteBucket(s storage.Store, bucket string) {
-	r.bucketNames[s] = bucket
-}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/objbench/objbench/corpus"
 	"github.com/objbench/objbench/metrics"
@@ -24,7 +22,7 @@ func (r *runState) prepareStream(ctx context.Context, s *streamRun, sp workload.
 	if err != nil {
 		return nil, err
 	}
-	if err := r.checkVersioned(ctx, sp, space.stores); err != nil {
+	if err := r.stores.checkVersioned(ctx, sp, space.stores); err != nil {
 		return nil, err
 	}
 	// A run split across processes prepares each object once: this
@@ -33,31 +31,14 @@ func (r *runState) prepareStream(ctx context.Context, s *streamRun, sp workload.
 	wk := r.cfg.Worker
 	switch {
 	case ks.Source != "":
-		c, err := corpus.Open(ctx, ks.Source, ks.Count)
-		if err != nil {
+		if s.work.fixed, err = r.corpusWork(ctx, sp, space); err != nil {
 			return nil, fmt.Errorf("stream %s: %w", sp.Name, err)
 		}
-		r.closeAtEnd(c)
-		r.wrote(space, sp.Data, corpusSizes(c.Stats()))
-		lo, hi := wk.Range(c.Len())
-		if err := foreignItems(ctx, c, space, lo, hi); err != nil {
-			return nil, fmt.Errorf("stream %s: %w", sp.Name, err)
-		}
-		feed := newCorpusFeed(ctx, c, lo, hi)
-		r.closeAtEnd(feed)
-		store, pool := space.stores[0], space.pool
-		s.work.fixed = fixedWork{n: hi - lo, pull: func() (task, bool, string) {
-			it, ok, cause := feed.next()
-			if !ok {
-				return task{}, false, cause
-			}
-			return task{op: metrics.OpPut, store: store, key: space.prefix + it.Name, size: it.Size, src: it, pool: pool}, true, ""
-		}}
 	case ks.Index != nil:
-		r.wrote(space, sp.Data, sp.Sizes())
+		r.data.wrote(space, sp.Data, sp.Sizes())
 		s.work.fixed = space.enumerate(metrics.OpPut, wk)
 	default:
-		r.wrote(space, sp.Data, sp.Sizes())
+		r.data.wrote(space, sp.Data, sp.Sizes())
 		// The keys are made when needed, never listed: key(first+i).
 		first, store, pool := space.pool.plan(ks.Count), space.stores[0], space.pool
 		lo, hi := wk.Range(int64(ks.Count))
@@ -82,6 +63,33 @@ func (r *runState) prepareStream(ctx context.Context, s *streamRun, sp workload.
 	return s, nil
 }
 
+// corpusWork uploads this worker's part of the corpus sp's key space
+// names (its items are read as they are uploaded; the others' join the
+// space's pool for reads).
+func (r *runState) corpusWork(ctx context.Context, sp workload.Stream, space *space) (fixedWork, error) {
+	ks := sp.Objects
+	c, err := corpus.Open(ctx, ks.Source, ks.Count)
+	if err != nil {
+		return fixedWork{}, err
+	}
+	r.data.closeAtEnd(c)
+	r.data.wrote(space, sp.Data, corpusSizes(c.Stats()))
+	lo, hi := r.cfg.Worker.Range(c.Len())
+	if err := foreignItems(ctx, c, space, lo, hi); err != nil {
+		return fixedWork{}, err
+	}
+	feed := newCorpusFeed(ctx, c, lo, hi)
+	r.data.closeAtEnd(feed)
+	store, pool := space.stores[0], space.pool
+	return fixedWork{n: hi - lo, pull: func() (task, bool, string) {
+		it, ok, cause := feed.next()
+		if !ok {
+			return task{}, false, cause
+		}
+		return task{op: metrics.OpPut, store: store, key: space.prefix + it.Name, size: it.Size, src: it, pool: pool}, true, ""
+	}}, nil
+}
+
 // corpusSizes is the size range of a corpus's items.
 func corpusSizes(st corpus.Stats) workload.Selector {
 	if st.Min == st.Max {
@@ -102,7 +110,7 @@ func (r *runState) mainStream(ctx context.Context, s *streamRun, sp workload.Str
 		if err != nil {
 			return nil, err
 		}
-		if err := r.checkVersioned(ctx, sp, space.stores); err != nil {
+		if err := r.stores.checkVersioned(ctx, sp, space.stores); err != nil {
 			return nil, err
 		}
 		if op == metrics.OpMultipart && slices.ContainsFunc(space.stores, func(st storage.Store) bool { _, ok := st.(storage.Multiparter); return !ok }) {
@@ -114,26 +122,13 @@ func (r *runState) mainStream(ctx context.Context, s *streamRun, sp workload.Str
 		data := sp.Data
 		data.HashCheck = data.HashCheck || m.HashCheck
 		if creates(op) {
-			r.wrote(space, data, sp.OpSizes(m))
+			r.data.wrote(space, data, sp.OpSizes(m))
 		}
 		s.work.ops = append(s.work.ops, &opDef{op: op, sp: space, sizes: sp.OpSizes(m), hashCheck: data.HashCheck,
 			verify: sp.Data.Verify && (m.HashCheck || !anyHashCheck(sp.Mix))})
 	}
-	for j, d := range s.work.ops { // after the writes: a stream may read what it writes
-		data, w, ok := r.writtenTo(d.sp)
-		if !ok {
-			data = sp.Data
-		}
-		// Objects written with a trailer are checked by it; objects this
-		// run did not write, when the read asks for COSBench's hashCheck.
-		d.trailer = ok && data.HashCheck || !ok && sp.Mix[j].HashCheck
-		if d.check, err = r.block(data); err != nil {
-			return nil, err
-		}
-		if ok && d.op != metrics.OpPut && d.op != metrics.OpMultipart {
-			d.sizes = workload.Const(w[0])            // what reads of numbered objects may assume
-			d.exact = w[0] == w[1] && !r.cfg.BareKeys // every object has that size (under COSBench's names others may be there too)
-		}
+	if err := r.readsWhatWasWritten(s, sp); err != nil { // after the writes: a stream may read what it writes
+		return nil, err
 	}
 	if !s.work.mix.has(metrics.OpRangeGet) {
 		s.work.getRange = sp.RangeSize // no ranged op of its own: --range-size makes every GET ranged
@@ -142,7 +137,7 @@ func (r *runState) mainStream(ctx context.Context, s *streamRun, sp workload.Str
 		if p := d.sp.pool; p != nil {
 			p.adopt() // the other workers' prepared objects, once its writers are known
 		}
-		if err := r.fromDataset(ctx, d.sp); err != nil {
+		if err := r.data.fromDataset(ctx, d.sp); err != nil {
 			return nil, fmt.Errorf("stream %s: %w", sp.Name, err)
 		}
 	}
@@ -154,6 +149,30 @@ func (r *runState) mainStream(ctx context.Context, s *streamRun, sp workload.Str
 		}
 	}
 	return s, nil
+}
+
+// readsWhatWasWritten tells each op of s how the objects it works on
+// were written by earlier ops, its own stream's included: the block to
+// check reads against, and the sizes reads may assume.
+func (r *runState) readsWhatWasWritten(s *streamRun, sp workload.Stream) error {
+	for j, d := range s.work.ops {
+		data, w, ok := r.data.writtenTo(d.sp)
+		if !ok {
+			data = sp.Data
+		}
+		// Objects written with a trailer are checked by it; objects this
+		// run did not write, when the read asks for COSBench's hashCheck.
+		d.trailer = ok && data.HashCheck || !ok && sp.Mix[j].HashCheck
+		var err error
+		if d.check, err = r.data.block(data); err != nil {
+			return err
+		}
+		if ok && d.op != metrics.OpPut && d.op != metrics.OpMultipart {
+			d.sizes = workload.Const(w[0])            // what reads of numbered objects may assume
+			d.exact = w[0] == w[1] && !r.cfg.BareKeys // every object has that size (under COSBench's names others may be there too)
+		}
+	}
+	return nil
 }
 
 // anyHashCheck reports whether some op of the mix has COSBench's
@@ -168,66 +187,4 @@ func (s *streamRun) putsInto(p *keyPool) bool {
 	return slices.ContainsFunc(s.work.ops, func(d *opDef) bool {
 		return d.sp.pool == p && creates(d.op)
 	})
-}
-
-// wrote remembers how a space's objects are written, for later readers:
-// verification needs the data's block, ranged reads a size to stay within.
-// Each bucket is remembered on its own: a read over some of the buckets a
-// prepare wrote finds what they hold.
-func (r *runState) wrote(sp *space, data workload.Data, sizes workload.Selector) {
-	for _, id := range sp.ids() {
-		r.ratios[id] = data
-		w, ok := r.written[id]
-		if !ok {
-			w = [2]int64{sizes.Min, sizes.Max}
-		}
-		r.written[id] = [2]int64{min(w[0], sizes.Min), max(w[1], sizes.Max)}
-	}
-}
-
-// writtenTo is how sp's objects were written by earlier ops: how the data
-// was made (in the first of its buckets written) and the smallest and
-// largest size over its buckets; ok is false when none was written.
-func (r *runState) writtenTo(sp *space) (data workload.Data, sizes [2]int64, ok bool) {
-	for _, id := range sp.ids() {
-		w, found := r.written[id]
-		if !found {
-			continue
-		}
-		if !ok {
-			data, sizes, ok = r.ratios[id], w, true
-			continue
-		}
-		sizes = [2]int64{min(sizes[0], w[0]), max(sizes[1], w[1])}
-	}
-	return data, sizes, ok
-}
-
-// fromDataset fills a pool of a data set that no stage of this run has
-// written yet with what the data set holds (listed once), so a later run
-// reads what an earlier one prepared; new keys continue after them.
-func (r *runState) fromDataset(ctx context.Context, sp *space) error {
-	p := sp.pool
-	if !r.cfg.Dataset || p == nil || p.listed || p.next.Load() > 0 || p.count() > 0 || sp.ks.Existing {
-		return nil
-	}
-	p.listed = true
-	listed := keySet{prefix: p.prefix, varied: true} // each listed object's own size
-	next := int64(0)
-	err := storage.ListUnder(ctx, sp.stores[0], p.prefix, func(o storage.ObjectInfo) error {
-		listed.add(o.Key, o.Size)
-		// New keys go after the highest number the data set holds.
-		if n, err := strconv.ParseInt(strings.TrimPrefix(o.Key, p.prefix), 10, 64); err == nil && n >= next {
-			next = n + 1
-		}
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("list the data set under %q: %w", p.prefix, err)
-	}
-	p.mu.Lock()
-	p.live = listed
-	p.mu.Unlock()
-	p.next.Store(next)
-	return nil
 }

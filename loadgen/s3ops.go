@@ -28,11 +28,11 @@ func errNoCapability(what string) error {
 }
 
 // book is the run's memory of ETags and versions, when a stream needs it.
-func (w *worker) book() *objectBook { return &w.s.run.book }
+func (w *worker) book() *objectBook { return &w.s.run.data.book }
 
 // needsBook: some op of the run sends ETags or versions this run's
 // writes returned, so every write remembers them.
-func (s *streamRun) needsBook() bool { return s.run.book.wanted }
+func (s *streamRun) needsBook() bool { return s.run.data.book.wanted }
 
 // putOptions is the stream's upload options for one op.
 func (w *worker) putOptions() storage.PutOptions {

@@ -86,8 +86,8 @@ func (is *Issuer) Do(op ScriptOp) (int64, error) {
 	}
 	answered := w.outcome(t)
 	s.count(w.res.Err != nil && !answered)
-	if w.res.Err == nil && creates(t.op) && !s.run.wroteAny.Load() {
-		s.run.wroteAny.Store(true)
+	if w.res.Err == nil && creates(t.op) {
+		s.run.ledger.stored()
 	}
 	w.afterOp(s.stopCtx)
 	return w.res.Bytes, w.res.Err
@@ -119,7 +119,7 @@ func (r *runState) scriptStream(sp workload.Stream, i int, sc Script) (*streamRu
 	if sp.Objects.Buckets != nil || sp.Storage != nil {
 		return nil, fmt.Errorf("stream %s: a scripted stream works in the target's bucket, not in buckets of its own", sp.Name)
 	}
-	block, err := r.block(sp.Data)
+	block, err := r.data.block(sp.Data)
 	if err != nil {
 		return nil, err
 	}

@@ -2,7 +2,6 @@ package loadgen
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
 	"strconv"
 	"sync/atomic"
@@ -42,7 +41,7 @@ func (r *runState) space(ctx context.Context, s workload.Stream, ks workload.Key
 		sp.buckets = []string{""}
 	}
 	for _, b := range sp.buckets {
-		st, err := r.bucketStore(ctx, s.Storage, b)
+		st, err := r.stores.bucket(ctx, s.Storage, b)
 		if err != nil {
 			return nil, err
 		}
@@ -50,47 +49,17 @@ func (r *runState) space(ctx context.Context, s workload.Stream, ks workload.Key
 	}
 	if r.cfg.BareKeys && ks.Index != nil && !ks.Existing {
 		for i, b := range sp.buckets {
-			sp.owned = append(sp.owned, r.ownedFor(s.Storage, b, sp.stores[i], sp.prefix, ks.Suffix))
+			sp.owned = append(sp.owned, r.data.ownedFor(s.Storage, b, sp.stores[i], sp.prefix, ks.Suffix))
 		}
 	}
 	if ks.Index == nil && len(sp.stores) == 1 {
-		p, err := r.pool(ctx, sp.stores[0], sp.buckets[0], sp.prefix, ks, sizes)
+		p, err := r.data.pool(ctx, sp.stores[0], sp.buckets[0], sp.prefix, ks, sizes)
 		if err != nil {
 			return nil, err
 		}
 		sp.pool = p
 	}
 	return sp, nil
-}
-
-// pool returns the key pool under prefix in bucket, listing existing
-// objects the first time one is used.
-func (r *runState) pool(ctx context.Context, st storage.Store, bucket, prefix string, ks workload.KeySpace, sizes workload.Selector) (*keyPool, error) {
-	k := bucket + "\x00" + prefix
-	if p, ok := r.pools[k]; ok {
-		return p, nil
-	}
-	p := newKeyPool(prefix, sizes.Min)
-	if w := r.cfg.Worker; !w.Solo() {
-		p.tag = "w" + strconv.Itoa(w.Rank) + "-"
-	}
-	if sizes.Kind != workload.SelConst || ks.Source != "" || ks.Existing {
-		p.varySizes() // remember each object's size
-	}
-	if ks.Existing {
-		err := storage.ListUnder(ctx, st, prefix, func(o storage.ObjectInfo) error {
-			p.live.add(o.Key, o.Size)
-			return nil
-		})
-		if err != nil {
-			return nil, fmt.Errorf("list existing objects under %q: %w", prefix, err)
-		}
-		if p.live.len() == 0 {
-			return nil, fmt.Errorf("no objects under %q to read", prefix)
-		}
-	}
-	r.pools[k] = p
-	return p, nil
 }
 
 // ids identify the space's objects across stages, one per bucket.

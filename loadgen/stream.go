@@ -156,14 +156,7 @@ func (s *stopper) note(cause string) {
 }
 
 // count notes one finished op for the run's error limits.
-func (s *streamRun) count(failed bool) {
-	if failed && s.run.maxErrors > 0 && s.run.errors.Add(1) >= s.run.maxErrors {
-		s.run.abort("max-errors", fmt.Sprintf("%d ops failed (the most allowed: %d)", s.run.maxErrors, s.run.maxErrors))
-	}
-	if w := s.run.watch; w != nil {
-		w.observe(s.run, failed)
-	}
-}
+func (s *streamRun) count(failed bool) { s.run.policy.count(failed) }
 
 // execute runs the stream's workers until they stop, sweeping the series
 // each second, and summarizes. stop ends issuing; in-flight ops then get
@@ -267,8 +260,8 @@ func (s *streamRun) result(stopCtx context.Context) (result.Stream, error) {
 	}
 	if res.StoppedBy == "" {
 		switch {
-		case s.run.aborted() != "":
-			res.StoppedBy = s.run.aborted()
+		case s.run.policy.aborted() != "":
+			res.StoppedBy = s.run.policy.aborted()
 		case context.Cause(stopCtx) == context.DeadlineExceeded:
 			res.StoppedBy = "duration"
 		default:

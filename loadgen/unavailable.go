@@ -113,7 +113,7 @@ func (w *worker) afterOp(stop context.Context) {
 	case refusalOf(err) != "": // final: backing off, and aborting if it lasts (refused.go)
 		why := refusalOf(err)
 		if d := w.s.refusals.failed(w.res.End, why); d >= RefusalLimit {
-			w.s.run.abort("refused", refusalAbort(w.s.name, why, d))
+			w.s.run.policy.abort("refused", refusalAbort(w.s.name, why, d))
 		}
 		sleep(stop, w.back.wait(w.rng))
 	}

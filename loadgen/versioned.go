@@ -12,11 +12,11 @@ import (
 // enableVersioning turns versioning on for a bucket the init stage just
 // created, when the run works in versioned buckets. Versioning is never
 // touched on a bucket this run did not create.
-func (r *runState) enableVersioning(ctx context.Context, b bucketRef) (string, error) {
-	if !r.versioned {
+func (rs *runStores) enableVersioning(ctx context.Context, b bucketRef) (string, error) {
+	if !rs.versioned {
 		return "", nil
 	}
-	s, err := r.bucketStore(ctx, b.st, b.name)
+	s, err := rs.bucket(ctx, b.st, b.name)
 	if err != nil {
 		return "", err
 	}
@@ -27,18 +27,18 @@ func (r *runState) enableVersioning(ctx context.Context, b bucketRef) (string, e
 	if err := v.SetVersioning(ctx, true); err != nil {
 		return "", fmt.Errorf("init: enable versioning on bucket %s: %w", b.name, err)
 	}
-	r.versionedStores[s] = true
+	rs.versionedStores[s] = true
 	return "versioning enabled on bucket " + b.name, nil
 }
 
 // checkVersioned fails a versioned stream whose bucket keeps no versions:
 // objbench enables versioning only on a bucket its init stage creates.
-func (r *runState) checkVersioned(ctx context.Context, sp workload.Stream, stores []storage.Store) error {
+func (rs *runStores) checkVersioned(ctx context.Context, sp workload.Stream, stores []storage.Store) error {
 	if sp.S3 == nil || !sp.S3.Versioned {
 		return nil
 	}
 	for _, s := range stores {
-		if r.versionedStores[s] {
+		if rs.versionedStores[s] {
 			continue
 		}
 		v, ok := s.(storage.Versioner)
@@ -55,7 +55,7 @@ func (r *runState) checkVersioned(ctx context.Context, sp workload.Stream, store
 			return fmt.Errorf("stream %s is versioned, but its bucket does not keep versions: objbench enables versioning only on a bucket "+
 				"its init stage creates (name one under objects: buckets:), or enable it on the bucket yourself", sp.Name)
 		}
-		r.versionedStores[s] = true
+		rs.versionedStores[s] = true
 	}
 	return nil
 }
@@ -65,7 +65,7 @@ func (r *runState) checkVersioned(ctx context.Context, sp workload.Stream, store
 // prefix deletes nothing) and says how many went. Of a run split across
 // processes, worker 0 does it (or whoever cleans up for it).
 func (r *runState) deleteVersions(ctx context.Context, stores []storage.Store, prefix string) (string, error) {
-	if !r.cfg.Worker.Solo() && r.cfg.Worker.Rank > 0 && !r.adopts(0) {
+	if !r.ledger.worker.Solo() && !r.ledger.forRankZero() {
 		return "", nil
 	}
 	total := 0

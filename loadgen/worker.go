@@ -200,8 +200,8 @@ func (w *worker) do(intended time.Time) bool {
 	}
 	answered := w.outcome(t)
 	s.count(w.res.Err != nil && !answered)
-	if w.res.Err == nil && (creates(t.op) || t.op == metrics.OpCAS) && !s.run.wroteAny.Load() {
-		s.run.wroteAny.Store(true)
+	if w.res.Err == nil && (creates(t.op) || t.op == metrics.OpCAS) {
+		s.run.ledger.stored()
 	}
 	w.settleBytes(claim)
 	w.afterOp(s.stopCtx)
