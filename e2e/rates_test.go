@@ -134,7 +134,7 @@ func checkExports(t *testing.T, dir, table string) {
 	if err != nil || !strings.Contains(html.UnescapeString(string(b)), page.stdout) {
 		t.Errorf("the HTML page does not hold the table (%v)", err)
 	}
-	cmp := objbench(t, dir, nil, "compare", "r.json", "r.json").mustSucceed(t).stdout
+	cmp := objbench(t, dir, nil, "compare", "--all-steps", "r.json", "r.json").mustSucceed(t).stdout
 	for _, rec := range recs[1:] {
 		stage := rec[col["stage"]]
 		ops, mib := tableRates(t, table, stage)

@@ -176,7 +176,7 @@ func TestPresignCapAndVersionedRefusal(t *testing.T) {
 		t.Errorf("a versioned get on an unversioned bucket: exit %d, stderr:\n%s", r.code, r.stderr)
 	}
 	r = objbench(t, dir, env, append([]string{"get", "--addressing", "virtual", "--ops", "10", "--out", filepath.Join(dir, "a.json")}, flags...)...)
-	if r.code != 2 || !strings.Contains(r.stderr, "--addressing virtual: virtual-host addressing needs an endpoint with a host name") {
+	if r.code != 2 || !strings.Contains(r.stderr, `bad --addressing "virtual": virtual-host addressing needs an endpoint with a host name`) {
 		t.Errorf("virtual-host addressing of an IP endpoint: exit %d, stderr:\n%s", r.code, r.stderr)
 	}
 	if keys := listAll(t, st); len(keys) != 0 {

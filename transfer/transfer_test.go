@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -176,7 +177,7 @@ func TestDownloadRefusesToOverwrite(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "x"), []byte("old"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := transfer.DownloadPlan(ctx, st, "p/", dir, false); err == nil || !strings.Contains(err.Error(), "--force") {
+	if _, err := transfer.DownloadPlan(ctx, st, "p/", dir, false); !errors.Is(err, fs.ErrExist) || !strings.Contains(err.Error(), "Options.Force") {
 		t.Fatalf("plan over an existing file: %v", err)
 	}
 	p, err := transfer.DownloadPlan(ctx, st, "p/", dir, true)
