@@ -3,14 +3,20 @@ package report
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"text/tabwriter"
 )
 
-// WriteCompareTable prints the comparison: per row, the base run's values
-// and then each other run's with its change and a mark: "*" significant,
-// "?" not testable (too few samples), nothing when it is noise.
+// WriteCompareTable prints the comparison: first, when the sides have too
+// few runs to test any change, a line that says so; then per row the base
+// side's values and each other side's with its change and a mark ("*"
+// significant, "?" not tested, nothing when it is noise); then the
+// significant changes with their confidence intervals.
 func WriteCompareTable(w io.Writer, c *Comparison) error {
+	if line := runsLine(c); line != "" {
+		fmt.Fprintln(w, line)
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	head := "STAGE\t"
 	if c.MultiStream {
@@ -23,11 +29,59 @@ func WriteCompareTable(w io.Writer, c *Comparison) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "latencies in ms; changes against %s (the first file), errors as a share of ops issued\n", c.Labels[0])
-	fmt.Fprintf(w, "* significant: rates by a Mann-Whitney U test (p<%.2f, exact, as benchstat) over %s; percentiles by the same test over repetitions, else by disjoint 95%% confidence intervals (rank bounds, HDR bucket widths); errors by a two-proportion test; rates and percentiles also change by >= %.0f%%\n",
-		alpha, rateMethods(c), minChangePct)
-	fmt.Fprintf(w, "? not testable: too few samples for the U test to reach p<%.2f (repetitions: --repeat 5 or more; batch means: a run longer than its autocorrelation), fewer than %d samples above the percentile, or MAX (one sample)\n", alpha, minTail)
+	fmt.Fprintf(w, "latencies in ms; changes against %s (the first side), errors as a share of ops issued; a side of several runs shows their median\n", c.Labels[0])
+	fmt.Fprintf(w, "* significant: a Mann-Whitney U test over the runs of both sides, each run one sample (p<%.2f, exact, as benchstat), and a change of >= %.0f%%\n",
+		alpha, minChangePct)
+	fmt.Fprintf(w, "? not tested: fewer runs than the U test needs to reach p<%.2f (%d a side), or MAX (one sample a run)\n", alpha, RunsNeeded())
+	writeSignificant(w, c)
 	return nil
+}
+
+// runsLine says, when it is so, that the sides have too few runs for any
+// change to be tested: then no mark means "not shown", not "noise".
+func runsLine(c *Comparison) string {
+	if len(c.Runs) < 2 {
+		return ""
+	}
+	testable := false
+	for _, n := range c.Runs[1:] {
+		testable = testable || minUTestP(c.Runs[0], n) < alpha
+	}
+	if testable {
+		return ""
+	}
+	have := make([]string, len(c.Runs))
+	for i, n := range c.Runs {
+		have[i] = fmt.Sprint(n)
+	}
+	return fmt.Sprintf("significance needs %d runs a side (here %s): give each side as a comma list or a directory of result files; no change below is tested",
+		RunsNeeded(), strings.Join(have, ", "))
+}
+
+// writeSignificant lists the significant changes with their p-values and
+// confidence intervals.
+func writeSignificant(w io.Writer, c *Comparison) {
+	first := true
+	for i := range c.Rows {
+		row := &c.Rows[i]
+		for j, ch := range row.Changes {
+			for _, m := range []Metric{MetricThroughput, MetricOps, MetricP50, MetricP90, MetricP99, MetricP999, MetricErrors} {
+				x := ch[m]
+				if x.Sig != Significant || (m == MetricThroughput && row.Runs[0].Total.Bytes == 0) {
+					continue
+				}
+				if first {
+					fmt.Fprintln(w, "significant changes (95% confidence interval of the change, from the runs' pairwise differences):")
+					first = false
+				}
+				ci := ""
+				if !math.IsNaN(x.Lo) {
+					ci = fmt.Sprintf(" [%s, %s]", formatPct(x.Lo), formatPct(x.Hi))
+				}
+				fmt.Fprintf(w, "  %s, %s: %s %s%s, p=%.3g, %d and %d runs\n", row.Label(), c.Labels[j+1], m, formatPct(x.Pct), ci, x.P, x.N1, x.N2)
+			}
+		}
+	}
 }
 
 func writeCompareRow(tw io.Writer, c *Comparison, row *CompareRow) {
@@ -48,8 +102,8 @@ func mib(bytesPerSec float64) string {
 }
 
 // String is the change as the table shows it: "+12.3%", marked " *" when
-// significant and " ?" when it could not be tested; empty when both values
-// are 0 (nothing to compare).
+// significant and " ?" when it was not tested (too few runs); empty when
+// both values are 0 (nothing to compare).
 func (c Change) String() string {
 	if c.Base == 0 && c.Value == 0 {
 		return ""
@@ -62,49 +116,4 @@ func (c Change) String() string {
 		s += " ?"
 	}
 	return s
-}
-
-// rateMethods says how the rows' rates were tested: each method with the
-// range of samples a side (and of batch lengths) it had.
-func rateMethods(c *Comparison) string {
-	type span struct{ lo, hi, blo, bhi int }
-	var order []string
-	seen := map[string]*span{}
-	for _, row := range c.Rows {
-		for _, ch := range row.Changes {
-			m := ch[MetricOps]
-			if m.Method == "" {
-				continue
-			}
-			sp := seen[m.Method]
-			if sp == nil {
-				sp = &span{lo: min(m.N1, m.N2), hi: max(m.N1, m.N2), blo: m.Batch, bhi: m.Batch}
-				seen[m.Method] = sp
-				order = append(order, m.Method)
-			}
-			sp.lo, sp.hi = min(sp.lo, m.N1, m.N2), max(sp.hi, m.N1, m.N2)
-			sp.blo, sp.bhi = min(sp.blo, m.Batch), max(sp.bhi, m.Batch)
-		}
-	}
-	if len(order) == 0 {
-		return "repetitions, or batch means of the per-second rates"
-	}
-	between := func(lo, hi int) string {
-		if lo == hi {
-			return fmt.Sprint(lo)
-		}
-		return fmt.Sprintf("%d-%d", lo, hi)
-	}
-	var parts []string
-	for _, m := range order {
-		sp := seen[m]
-		if m == "batch means" {
-			m = "batch means of the per-second rates (batches of " + between(sp.blo, sp.bhi) + " s, from their autocorrelation;"
-			m += " "
-		} else {
-			m += " ("
-		}
-		parts = append(parts, m+between(sp.lo, sp.hi)+" samples a side)")
-	}
-	return strings.Join(parts, " and ")
 }

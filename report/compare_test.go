@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -53,44 +54,79 @@ func synthRun(t *testing.T, id string, seed uint64, base, mean time.Duration, se
 	return out
 }
 
+// synthRuns are n runs of one kind (synthRun), of seeds from seed on.
+func synthRuns(t *testing.T, id string, seed uint64, n int, base, mean time.Duration) []*result.Run {
+	var out []*result.Run
+	for i := range n {
+		out = append(out, synthRun(t, id, seed+uint64(i)*100, base, mean, 5))
+	}
+	return out
+}
+
+// Sides of five runs: a faster side is found faster, the same runs again
+// are no change, and a side of one run is not tested. (How often noise is
+// called significant is TestSignificanceOverRuns's to measure.)
 func TestCompareSignificance(t *testing.T) {
-	base := synthRun(t, "base", 1, 2*time.Millisecond, 3*time.Millisecond, 20)
-	faster := synthRun(t, "faster", 2, 1*time.Millisecond, 2*time.Millisecond, 20)
-	same := synthRun(t, "same", 3, 2*time.Millisecond, 3*time.Millisecond, 20)
-	short := synthRun(t, "short", 4, 1*time.Millisecond, 2*time.Millisecond, 3)
-	c := Compare(base, faster, same, short)
+	base := synthRuns(t, "base", 1, 5, 2*time.Millisecond, 3*time.Millisecond)
+	faster := synthRuns(t, "faster", 2, 5, 1*time.Millisecond, 2*time.Millisecond)
+	same := synthRuns(t, "same", 1, 5, 2*time.Millisecond, 3*time.Millisecond)
+	one := synthRuns(t, "one", 4, 1, 1*time.Millisecond, 2*time.Millisecond)
+	c := CompareSides(base, faster, same, one)
 	if len(c.Rows) != 2 || c.Rows[0].Op != "GET" || c.Rows[1].Op != "STAT" {
 		t.Fatalf("rows = %+v", c.Rows)
 	}
 	for _, row := range c.Rows {
-		if n := len(row.Runs[0].OpsPerSec[0]); n < 18 || n > 20 {
-			t.Errorf("%s: %d per-second samples from a 20 s run", row.Op, n)
+		if n := len(row.Runs[0].PerRun); n != 5 {
+			t.Errorf("%s: %d runs in the base side, want 5", row.Op, n)
 		}
-		fast, noise, few := row.Changes[0], row.Changes[1], row.Changes[2]
+		fast, noise, single := row.Changes[0], row.Changes[1], row.Changes[2]
 		for _, m := range []Metric{MetricThroughput, MetricOps, MetricP50, MetricP90, MetricP99} {
-			if fast[m].Sig != Significant {
-				t.Errorf("%s %s: faster run's %+.1f%% (p=%.3g) not significant", row.Op, m, fast[m].Pct, fast[m].P)
+			if fast[m].Sig != Significant || fast[m].N1 != 5 || fast[m].N2 != 5 || math.IsNaN(fast[m].Lo) {
+				t.Errorf("%s %s: faster side's %+.1f%% (p=%.3g) not significant over 5 and 5 runs", row.Op, m, fast[m].Pct, fast[m].P)
 			}
-			if noise[m].Sig == Significant {
-				t.Errorf("%s %s: same distribution's %+.1f%% (p=%.3g) called significant", row.Op, m, noise[m].Pct, noise[m].P)
+			if fast[m].Lo > fast[m].Pct || fast[m].Hi < fast[m].Pct {
+				t.Errorf("%s %s: the interval [%.1f, %.1f] does not hold the change %+.1f%%", row.Op, m, fast[m].Lo, fast[m].Hi, fast[m].Pct)
+			}
+			if noise[m].Sig != NotSignificant || noise[m].Pct != 0 {
+				t.Errorf("%s %s: the same runs again: %+.1f%% (p=%.3g, %v)", row.Op, m, noise[m].Pct, noise[m].P, noise[m].Sig)
+			}
+			if single[m].Sig != Untested {
+				t.Errorf("%s %s: a side of one run is %v, want untested", row.Op, m, single[m].Sig)
 			}
 		}
 		if fast[MetricThroughput].Pct < 30 || fast[MetricP50].Pct > -20 {
-			t.Errorf("%s: faster run: throughput %+.1f%%, p50 %+.1f%%", row.Op, fast[MetricThroughput].Pct, fast[MetricP50].Pct)
+			t.Errorf("%s: faster side: throughput %+.1f%%, p50 %+.1f%%", row.Op, fast[MetricThroughput].Pct, fast[MetricP50].Pct)
 		}
-		if few[MetricOps].Sig != Untested || few[MetricMax].Sig != Untested {
-			t.Errorf("%s: a 3 s run's rates are %v, want untested", row.Op, few[MetricOps].Sig)
+		if fast[MetricMax].Sig != Untested {
+			t.Errorf("%s: MAX is %v, want untested", row.Op, fast[MetricMax].Sig)
 		}
 	}
 	if c.Rows[1].Changes[0][MetricThroughput] != c.Rows[1].Changes[0][MetricOps] {
 		t.Error("STAT moves no bytes: its throughput must be its ops/s")
 	}
+	var buf bytes.Buffer
+	if err := WriteCompareTable(&buf, c); err != nil || !strings.Contains(buf.String(), "significant changes (95% confidence interval") ||
+		strings.HasPrefix(buf.String(), "significance needs") {
+		t.Errorf("table (%v):\n%s", err, buf.String())
+	}
+}
+
+// One run a side: nothing is tested, and the first line says so.
+func TestCompareOneRunASideSaysItNeedsRuns(t *testing.T) {
+	c := Compare(synthRun(t, "a", 1, 2*time.Millisecond, 3*time.Millisecond, 10), synthRun(t, "b", 2, 1*time.Millisecond, 2*time.Millisecond, 10))
+	var buf bytes.Buffer
+	if err := WriteCompareTable(&buf, c); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(buf.String(), "significance needs 4 runs a side (here 1, 1)") || strings.Contains(buf.String(), "% *") {
+		t.Errorf("table:\n%s", buf.String())
+	}
 }
 
 func TestCompareTableGolden(t *testing.T) {
-	c := Compare(synthRun(t, "base", 1, 2*time.Millisecond, 3*time.Millisecond, 10),
-		synthRun(t, "faster", 2, 1*time.Millisecond, 2*time.Millisecond, 10),
-		synthRun(t, "same", 3, 2*time.Millisecond, 3*time.Millisecond, 10))
+	c := CompareSides(synthRuns(t, "base", 1, 4, 2*time.Millisecond, 3*time.Millisecond),
+		synthRuns(t, "faster", 2, 4, 1*time.Millisecond, 2*time.Millisecond),
+		synthRuns(t, "same", 3, 4, 2*time.Millisecond, 3*time.Millisecond))
 	var buf bytes.Buffer
 	if err := WriteCompareTable(&buf, c); err != nil {
 		t.Fatal(err)

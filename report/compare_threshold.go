@@ -71,7 +71,7 @@ type Violation struct {
 func (v Violation) String(labels []string) string {
 	sig := "significant"
 	if v.Change.Sig == Untested {
-		sig = "not testable: too few samples"
+		sig = "not tested: too few runs"
 	}
 	return fmt.Sprintf("--fail-if %s: %s in %s: %s %s (%s)", v.Threshold.Expr, v.Row.Label(), labels[v.Run],
 		v.Threshold.Metric, formatPct(v.Change.Pct), sig)

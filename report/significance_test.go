@@ -6,99 +6,113 @@ import (
 	"testing"
 )
 
-// ar1 is n per-second rates of an AR(1) process about mean: each second
-// keeps rho of the last one's deviation, and the deviations' spread is
-// sd (a slow second is followed by slow seconds, as in real runs).
-func ar1(rng *rand.Rand, n int, mean, sd, rho float64) []float64 {
+// uCounts is the null distribution of U: checked against every ordering
+// of small samples, counted one by one.
+func TestUCountsAreUsDistribution(t *testing.T) {
+	for n1 := 1; n1 <= 6; n1++ {
+		for n2 := 1; n2 <= 6; n2++ {
+			want := make([]float64, n1*n2+1)
+			// Each subset of n1 of the n1+n2 ranks is one ordering; U counts
+			// the pairs (a from the subset, b not) with a above b.
+			for mask := 0; mask < 1<<(n1+n2); mask++ {
+				if popcount(mask) != n1 {
+					continue
+				}
+				u, below := 0, 0
+				for r := 0; r < n1+n2; r++ {
+					if mask&(1<<r) != 0 {
+						u += below
+					} else {
+						below++
+					}
+				}
+				want[u]++
+			}
+			got := uCounts(n1, n2)
+			for u := range want {
+				if got[u] != want[u] {
+					t.Fatalf("n1=%d n2=%d: counts %v, want %v", n1, n2, got, want)
+				}
+			}
+		}
+	}
+	if RunsNeeded() != 4 {
+		t.Errorf("RunsNeeded = %d, want 4 (2/C(8,4) = 0.029)", RunsNeeded())
+	}
+}
+
+func popcount(x int) int {
+	n := 0
+	for ; x != 0; x &= x - 1 {
+		n++
+	}
+	return n
+}
+
+// The shift's interval covers the true shift in at least 95% of draws.
+func TestShiftIntervalCovers(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{4, 5, 8} {
+		covered, trials := 0, 2000
+		for range trials {
+			a, b := make([]float64, n), make([]float64, n)
+			for i := range a {
+				a[i], b[i] = rng.NormFloat64(), 3+rng.NormFloat64()
+			}
+			if lo, hi, ok := shiftInterval(a, b); ok && lo <= 3 && 3 <= hi {
+				covered++
+			}
+		}
+		if f := float64(covered) / float64(trials); f < 0.94 {
+			t.Errorf("%d a side: the interval covers the shift in %.1f%% of draws, want >= 95%%", n, 100*f)
+		}
+	}
+	if _, _, ok := shiftInterval([]float64{1, 2, 3}, []float64{4, 5, 6}); ok {
+		t.Error("3 a side: an interval, where no U test can reach its level")
+	}
+}
+
+// runsOf draws n runs' rates: each run's mean is the side's mean moved by
+// a run effect (the machine, the store's state: what changes between
+// runs, sd runSD), and its repetitions or seconds are not drawn at all:
+// a run is one sample.
+func runsOf(rng *rand.Rand, n int, mean, runSD float64) []float64 {
 	out := make([]float64, n)
-	dev := rng.NormFloat64() * sd
 	for i := range out {
-		dev = rho*dev + rng.NormFloat64()*sd*math.Sqrt(1-rho*rho)
-		out[i] = mean + dev
+		out[i] = mean * (1 + runSD*rng.NormFloat64())
 	}
 	return out
 }
 
-func meanOf(xs []float64) float64 {
-	var s float64
-	for _, x := range xs {
-		s += x
-	}
-	return s / float64(len(xs))
-}
-
-// judge is compare's verdict on a rate change between two runs' samples.
-func judge(a, b rateSamples) Significance {
-	return rateChange(meanOf(a.reps), meanOf(b.reps), a, b).Sig
-}
-
-// Pairs of runs of one autocorrelated process must be called different
-// in about 5% of pairs at most (the test's alpha), and a 10% shift must
-// still be found. The old rule, a U test over per-second samples, fails
-// the first: it is measured here too.
-func TestSignificanceOnAutocorrelatedRates(t *testing.T) {
-	for _, rho := range []float64{0.5, 0.8} {
-		checkSignificance(t, rho)
-	}
-}
-
-// checkSignificance runs 5-minute runs of an AR(1) process of lag-1
-// correlation rho, per-second spread 6%, once and as 5 repetitions.
-func checkSignificance(t *testing.T, rho float64) {
-	t.Helper()
-	const pairs, secs, mean, sd = 400, 300, 1000.0, 60.0
-	rng := rand.New(rand.NewPCG(11, uint64(rho*100)))
-	run := func(shift float64, reps int) rateSamples {
-		var s rateSamples
-		for range reps {
-			x := ar1(rng, secs/reps, mean*shift, sd, rho)
-			s.seconds = append(s.seconds, x)
-			s.reps = append(s.reps, meanOf(x))
+// Over runs, identical sides are called different in at most 5% of
+// comparisons, and a 10% change is found in at least 90% of them with 5
+// runs a side and runs that vary by 3% from one to the next; one run a
+// side is never tested.
+func TestSignificanceOverRuns(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	const trials = 2000
+	var fp, found int
+	for range trials {
+		a, b := runsOf(rng, 5, 1000, 0.03), runsOf(rng, 5, 1000, 0.03)
+		if runTest(a, b).Sig == Significant {
+			fp++
 		}
-		return s
-	}
-	for _, c := range []struct {
-		name string
-		reps int
-	}{{"one run, batch means", 1}, {"5 repetitions", 5}} {
-		var falsePos, found, oldFalsePos int
-		for range pairs {
-			a, b := run(1, c.reps), run(1, c.reps)
-			if judge(a, b) == Significant {
-				falsePos++
-			}
-			if _, p := MannWhitney(a.seconds[0], b.seconds[0]); p < alpha {
-				oldFalsePos++
-			}
-			if judge(run(1, c.reps), run(1.1, c.reps)) == Significant {
-				found++
-			}
-		}
-		fp, power, old := float64(falsePos)/pairs, float64(found)/pairs, float64(oldFalsePos)/pairs
-		t.Logf("rho %.1f, %s: %.1f%% of same-process pairs called significant, %.1f%% of 10%% shifts found; a U test over seconds: %.1f%% false positives",
-			rho, c.name, 100*fp, 100*power, 100*old)
-		if fp > 0.07 {
-			t.Errorf("rho %.1f, %s: %.1f%% false positives, want about 5%% at most", rho, c.name, 100*fp)
-		}
-		if power < 0.9 {
-			t.Errorf("rho %.1f, %s: a 10%% shift found in %.1f%% of pairs, want 90%%", rho, c.name, 100*power)
-		}
-		if c.reps == 1 && old < 0.2 {
-			t.Errorf("the per-second U test's false positives are %.1f%%: this process does not show its fault", 100*old)
+		if runTest(a, runsOf(rng, 5, 900, 0.03)).Sig == Significant {
+			found++
 		}
 	}
-}
-
-// Too few samples for the U test to reach alpha: untested, not "same".
-func TestSignificanceNeedsEnoughSamples(t *testing.T) {
-	a := rateSamples{reps: []float64{100, 101, 99}, seconds: [][]float64{{100}, {101}, {99}}}
-	b := rateSamples{reps: []float64{200, 201, 199}, seconds: [][]float64{{200}, {201}, {199}}}
-	c := rateChange(100, 200, a, b)
-	if c.Sig != Untested || c.Method != "repetitions" || c.N1 != 3 {
-		t.Errorf("3 repetitions a side: %v by %q with %d samples, want untested: a U test of 3 and 3 cannot reach p<0.05", c.Sig, c.Method, c.N1)
+	if f := float64(fp) / trials; f > 0.05 {
+		t.Errorf("identical sides called different in %.1f%% of comparisons, want <= 5%%", 100*f)
 	}
-	a.reps, b.reps = append(a.reps, 100, 100.5), append(b.reps, 200, 200.5)
-	if c := rateChange(100, 200, a, b); c.Sig != Significant {
-		t.Errorf("5 repetitions a side, 100 against 200: %v (p=%.3g)", c.Sig, c.P)
+	if f := float64(found) / trials; f < 0.90 {
+		t.Errorf("a 10%% change found in %.1f%% of comparisons, want >= 90%%", 100*f)
+	}
+	c := runTest([]float64{1000}, []float64{2000})
+	if c.Sig != Untested || c.N1 != 1 || !math.IsNaN(c.Lo) {
+		t.Errorf("one run a side: %+v, want untested", c)
+	}
+	c = runTest([]float64{100, 101, 99, 100.5, 99.5}, []float64{200, 201, 199, 200.5, 199.5})
+	if c.Sig != Significant || c.Lo < 95 || c.Hi > 105 || c.Pct != 100 {
+		t.Errorf("5 runs a side, 100 against 200: %+v; want significant, +100%% within a tight interval", c)
 	}
 }

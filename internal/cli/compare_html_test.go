@@ -22,7 +22,7 @@ func TestCompareHTML(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	if !strings.Contains(out, "slow.json") || !strings.Contains(out, "+50.0% *") {
+	if !strings.Contains(out, "slow.json") || !strings.Contains(out, "+50.0% ?") {
 		t.Errorf("compare --html no longer prints the table:\n%s", out)
 	}
 	b, err := os.ReadFile(page)

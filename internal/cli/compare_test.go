@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -43,6 +44,17 @@ func TestCompareFailIf(t *testing.T) {
 	dir := t.TempDir()
 	base := writeRun(t, dir, "base.json", 2*time.Millisecond)
 	slow := writeRun(t, dir, "slow.json", 3*time.Millisecond)
+	// Sides of four runs: a comma list, and a directory.
+	slowDir := filepath.Join(dir, "slow")
+	bases, bases2 := base, base
+	for i := range 3 {
+		bases += "," + writeRun(t, dir, fmt.Sprintf("base-%d.json", i), 2*time.Millisecond)
+		bases2 += "," + writeRun(t, dir, fmt.Sprintf("again-%d.json", i), 2*time.Millisecond)
+	}
+	for i := range 4 {
+		writeRun(t, slowDir, fmt.Sprintf("slow-%d.json", i), 3*time.Millisecond)
+	}
+	slows := slowDir + "/"
 	for _, c := range []struct {
 		name string
 		args []string
@@ -50,11 +62,14 @@ func TestCompareFailIf(t *testing.T) {
 		want string
 	}{
 		{"no thresholds", []string{base, slow}, 0, "slow.json"},
-		{"within thresholds", []string{"--fail-if", "p99>+60%", "--fail-if", "throughput<-40%", base, slow}, 0, "+50.0% *"},
-		{"p99 crossed", []string{"--fail-if", "p99>+10%", base, slow}, 1, "FAIL --fail-if p99>+10%: main GET conc 2 in slow.json: p99 +50.1% (significant)"},
+		{"within thresholds", []string{"--fail-if", "p99>+60%", "--fail-if", "throughput<-40%", base, slow}, 0, "+50.0% ?"},
+		{"p99 crossed", []string{"--fail-if", "p99>+10%", base, slow}, 1, "FAIL --fail-if p99>+10%: main GET conc 2 in slow.json: p99 +50.1% (not tested: too few runs)"},
+		{"p99 crossed over runs", []string{"--fail-if", "p99>+10%", bases, slows}, 1, "FAIL --fail-if p99>+10%: main GET conc 2 in slow: p99 +50.1% (significant)"},
+		{"noise over runs", []string{"--fail-if", "p99>+10%", bases, bases2}, 0, "base.json +3"},
 		{"throughput crossed", []string{"--fail-if", "GET:throughput<-5%", base, slow}, 1, "throughput -33."},
 		{"other op only", []string{"--fail-if", "PUT:p99>+10%", base, slow}, 0, ""},
-		{"improvement", []string{"--fail-if", "p99>+10%", slow, base}, 0, "-33.3% *"},
+		{"improvement", []string{"--fail-if", "p99>+10%", slow, base}, 0, "-33.3% ?"},
+		{"empty directory", []string{base, t.TempDir()}, 2, ""},
 		{"bad expression", []string{"--fail-if", "p99 > ten", base, slow}, 2, ""},
 		{"bad metric", []string{"--fail-if", "p42>+1%", base, slow}, 2, ""},
 		{"one file", []string{base}, 2, ""},

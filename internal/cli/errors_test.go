@@ -23,7 +23,7 @@ func TestMissingArgumentsAreNamed(t *testing.T) {
 	}{
 		{[]string{"report"}, "report needs a result file: objbench report RESULT.json"},
 		{[]string{"report", "a.json", "b.json"}, `report takes a result file, got 2 arguments ("a.json" "b.json")`},
-		{[]string{"compare", "a.json"}, "compare needs two or more result files, the base first: objbench compare BASE.json OTHER.json"},
+		{[]string{"compare", "a.json"}, "compare needs two or more sides (result files, comma lists or directories), the base first: objbench compare BASE OTHER"},
 		{[]string{"merge"}, "merge needs the workers' results: a directory, s3://BUCKET/PREFIX/ or result files: objbench merge DIR"},
 		{[]string{"saturate"}, "saturate needs the operation to saturate (get, put or stat): objbench saturate get|put|stat"},
 		{[]string{"transfer"}, "transfer needs a source and a destination"},

@@ -235,7 +235,7 @@ func movesBytes(row *report.CompareRow) bool {
 // rateCharts set each run's MiB/s (for rows that move bytes) and ops/s
 // beside the base's, per table row, each bar noted with its change.
 func rateCharts(c *report.Comparison) []barChart {
-	const how = " (change against the base: * significant, ? too few samples)"
+	const how = " (change against the base: * significant, ? not tested: too few runs)"
 	mib := barChart{title: "Throughput per op" + how, y: "MiB/s", horizontal: true, bare: true}
 	ops := barChart{title: "Operations per second per op" + how, y: "ops/s", horizontal: true, bare: true}
 	for _, l := range c.Labels {

@@ -57,14 +57,21 @@ func compareRun(t *testing.T, id, version string, secs int64, speed float64) *re
 		Spec: json.RawMessage(`{"name":"` + id + `"}`), Steps: steps}
 }
 
-// comparison is a base run, one 30% faster, and a short one too brief to
-// test (3 s): every mark the table has.
+// comparison is a base side of four runs, a side of four runs 30% faster,
+// and a side of one short run, too few to test: every mark the table
+// has. The runs returned are each side's first, which the page describes.
 func comparison(t *testing.T) (*report.Comparison, []*result.Run) {
-	runs := []*result.Run{compareRun(t, "run-base", "v0.9.0", 8, 1), compareRun(t, "run-fast", "v0.10.0", 8, 1.3),
-		compareRun(t, "run-short", "v0.10.0", 3, 1.02)}
-	c := report.Compare(runs[0], runs[1:]...)
+	side := func(id, version string, secs int64, speed float64, n int) []*result.Run {
+		var out []*result.Run
+		for range n {
+			out = append(out, compareRun(t, id, version, secs, speed))
+		}
+		return out
+	}
+	sides := [][]*result.Run{side("run-base", "v0.9.0", 8, 1, 4), side("run-fast", "v0.10.0", 8, 1.3, 4), side("run-short", "v0.10.0", 3, 1.02, 1)}
+	c := report.CompareSides(sides...)
 	c.Labels = []string{"base.json", "fast.json", "short.json"}
-	return c, runs
+	return c, []*result.Run{sides[0][0], sides[1][0], sides[2][0]}
 }
 
 func TestComparePageGolden(t *testing.T) {
