@@ -2,14 +2,10 @@ package replay
 
 import (
 	"bufio"
-	"encoding/json"
-	"errors"
 	"io"
 	"net/url"
 	"strings"
 	"time"
-
-	"github.com/objbench/objbench/metrics"
 )
 
 // mcTrace is the part of one `mc admin trace --json` entry replay reads:
@@ -41,26 +37,18 @@ type mcTrace struct {
 
 // minioParser reads a stream of mc admin trace JSON objects, one per line
 // or pretty-printed over several.
-type minioParser struct {
-	name    string
-	count   *countingReader
-	dec     *json.Decoder
-	uploads uploads
-	scratch [4096]byte
-}
+type minioParser struct{ jsonTrace }
 
 func newMinIOParser(name string, br *bufio.Reader) *minioParser {
-	c := &countingReader{r: br}
-	return &minioParser{name: name, count: c, dec: json.NewDecoder(c)}
+	return &minioParser{newJSONTrace(name, br)}
 }
 
 func (p *minioParser) next(rec *Record) (outcome, error) {
 	var tr mcTrace
 	err := p.dec.Decode(&tr)
-	*rec = Record{Worker: -1, Pos: Pos{File: p.name, Line: 1 + p.count.lines - countLines(p.dec.Buffered(), p.scratch[:])}}
+	p.start(rec, 0)
 	if err != nil {
-		var se *json.SyntaxError
-		if err == io.EOF || errors.As(err, &se) || err == io.ErrUnexpectedEOF {
+		if err == io.EOF || malformed(err) {
 			return outcome{}, err
 		}
 		return outcome{skip: "malformed entry", detail: err.Error()}, nil
@@ -101,45 +89,36 @@ func (p *minioParser) trace2record(tr *mcTrace, rec *Record) outcome {
 }
 
 func (p *minioParser) op(api, query string, headers map[string]string, rec *Record) outcome {
+	c := s3Call{kind: mcCall(api), api: api, body: bodySize(headers, rec.BytesIn), rng: headers["Range"]}
+	if c.kind == callList {
+		if v, err := url.ParseQuery(query); err == nil {
+			c.prefix = v.Get("prefix")
+		}
+	}
+	return p.uploads.record(c, rec)
+}
+
+// mcCall is what the call an mc admin trace names api does.
+func mcCall(api string) callKind {
 	switch api {
 	case "s3.ListObjectsV1", "s3.ListObjectsV2", "s3.ListObjectVersions":
-		rec.Op, rec.Key = metrics.OpList, ""
-		if v, err := url.ParseQuery(query); err == nil {
-			rec.Key = v.Get("prefix")
-		}
-		return outcome{}
+		return callList
 	case "s3.NewMultipartUpload":
-		return outcome{merged: "multipart upload created (replayed at its completion)"}
+		return callCreateUpload
 	case "s3.PutObjectPart":
-		p.uploads.part(rec.Bucket, rec.Key, bodySize(headers, rec.BytesIn))
-		return outcome{merged: "multipart part uploaded (replayed with its upload)"}
-	case "s3.GetObject":
-		rec.Op = metrics.OpGet
-		if rec.OK() { // a failed GET sends an error document, not the object
-			rec.Size = rec.BytesOut
-		}
-		off, n, ok := parseRange(headers["Range"])
-		switch {
-		case ok:
-			rec.Op, rec.Size, rec.Range.Offset, rec.Range.Length = metrics.OpRangeGet, 0, off, n
-		case rec.Status == 206:
-			rec.Op, rec.Size, rec.Range.Offset, rec.Range.Length = metrics.OpRangeGet, 0, -1, rec.BytesOut
-		}
-	case "s3.PutObject":
-		rec.Op, rec.Size = metrics.OpPut, bodySize(headers, rec.BytesIn)
-	case "s3.HeadObject":
-		rec.Op = metrics.OpStat
-	case "s3.DeleteObject":
-		rec.Op = metrics.OpDelete
+		return callUploadPart
 	case "s3.CompleteMultipartUpload":
-		rec.Op, rec.Size = metrics.OpMultipart, p.uploads.complete(rec.Bucket, rec.Key)
-	default:
-		return outcome{skip: "operation " + api + " is not replayed"}
+		return callCompleteUpload
+	case "s3.GetObject":
+		return callGet
+	case "s3.PutObject":
+		return callPut
+	case "s3.HeadObject":
+		return callHead
+	case "s3.DeleteObject":
+		return callDelete
 	}
-	if rec.Key == "" {
-		return outcome{skip: "no key", detail: api}
-	}
-	return outcome{}
+	return callOther
 }
 
 // bodySize is the object bytes of a PUT: the decoded length of an
