@@ -108,7 +108,7 @@ func (p *ctParser) event2record(ev *ctEvent, rec *Record) outcome {
 		return outcome{skip: "malformed event", detail: "eventTime " + ev.EventTime}
 	}
 	rp, ad := &ev.RequestParameters, &ev.AdditionalEventData
-	rec.Time, rec.Bucket, rec.Key, rec.Error = t, rp.BucketName, rp.Key, ev.ErrorCode
+	rec.Start, rec.Bucket, rec.Key, rec.Class = t, rp.BucketName, rp.Key, ev.ErrorCode
 	if t.Nanosecond() == 0 { // eventTime is given in whole seconds
 		rec.Resolution = time.Second
 	}

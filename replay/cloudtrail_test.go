@@ -2,6 +2,7 @@ package replay_test
 
 import (
 	"encoding/json"
+	"github.com/objbench/objbench/oplog"
 	"testing"
 	"time"
 
@@ -49,13 +50,13 @@ func TestCloudTrailEvents(t *testing.T) {
 		map[string]any{"eventSource": "s3.amazonaws.com", "eventName": "GetObject", "eventTime": 12},
 	}
 	want := []replay.Record{
-		{Op: metrics.OpGet, Bucket: "b", Key: "dir/k1", Size: 4096, BytesOut: 4096},
-		{Op: metrics.OpRangeGet, Bucket: "b", Key: "dir/k1", BytesOut: 100, Range: storage.Range{Offset: 10, Length: 100}},
-		{Op: metrics.OpPut, Bucket: "b", Key: "k2", Size: 2048, BytesIn: 2048},
-		{Op: metrics.OpStat, Bucket: "b", Key: "k3", Error: "NoSuchKey"},
-		{Op: metrics.OpDelete, Bucket: "b", Key: "k2"},
-		{Op: metrics.OpList, Bucket: "b", Key: "dir/"},
-		{Op: metrics.OpMultipart, Bucket: "b", Key: "big", Size: 8 << 20, BytesIn: 300},
+		{Record: oplog.Record{Op: metrics.OpGet, Bucket: "b", Key: "dir/k1", Size: 4096}, BytesOut: 4096},
+		{Record: oplog.Record{Op: metrics.OpRangeGet, Bucket: "b", Key: "dir/k1", Range: storage.Range{Offset: 10, Length: 100}}, BytesOut: 100},
+		{Record: oplog.Record{Op: metrics.OpPut, Bucket: "b", Key: "k2", Size: 2048}, BytesIn: 2048},
+		{Record: oplog.Record{Op: metrics.OpStat, Bucket: "b", Key: "k3", Class: "NoSuchKey"}},
+		{Record: oplog.Record{Op: metrics.OpDelete, Bucket: "b", Key: "k2"}},
+		{Record: oplog.Record{Op: metrics.OpList, Bucket: "b", Key: "dir/"}},
+		{Record: oplog.Record{Op: metrics.OpMultipart, Bucket: "b", Key: "big", Size: 8 << 20}, BytesIn: 300},
 	}
 	compact, _ := json.Marshal(map[string]any{"Records": events})
 	pretty, _ := json.MarshalIndent(map[string]any{"Records": events}, "", "  ")
@@ -70,7 +71,7 @@ func TestCloudTrailEvents(t *testing.T) {
 			}
 			for i, w := range want {
 				got := recs[i]
-				w.Time, w.Resolution, w.Worker, w.Pos = t0, time.Second, -1, got.Pos // eventTime: whole seconds
+				w.Start, w.Resolution, w.Worker, w.Pos = t0, time.Second, -1, got.Pos // eventTime: whole seconds
 				if got != w {
 					t.Errorf("record %d:\n got %+v\nwant %+v", i, got, w)
 				}

@@ -21,7 +21,7 @@ func fuzzFormat(t *testing.T, f replay.Format, data string) {
 	n := 0
 	for r.Next() {
 		rec := r.Record()
-		if rec.Time.IsZero() || rec.Op >= metrics.NumOps {
+		if rec.Start.IsZero() || rec.Op >= metrics.NumOps {
 			t.Fatalf("record %+v has no time or an unknown op", rec)
 		}
 		if rec.Op != metrics.OpList && rec.Key == "" {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/objbench/objbench/oplog"
 	"io"
 	"math"
 	"strings"
@@ -39,7 +40,7 @@ func (j *jsonTrace) line() int {
 // start empties rec for the entry the decoder is at (event: its index
 // in a CloudTrail file's Records, 0 elsewhere).
 func (j *jsonTrace) start(rec *Record, event int) {
-	*rec = Record{Worker: -1, Pos: Pos{File: j.name, Line: j.line(), Event: event}}
+	*rec = Record{Record: oplog.Record{Worker: -1}, Pos: Pos{File: j.name, Line: j.line(), Event: event}}
 }
 
 // malformed says whether a decoding error spoils the rest of the file (a

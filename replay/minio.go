@@ -63,16 +63,16 @@ func (p *minioParser) trace2record(tr *mcTrace, rec *Record) outcome {
 	if tr.Time.IsZero() {
 		return outcome{skip: "malformed entry", detail: "no time"}
 	}
-	rec.Time, rec.Error = tr.Time, tr.Error
+	rec.Start, rec.Class = tr.Time, tr.Error
 	rec.Status = tr.StatusCode
 	if tr.Response != nil && tr.Response.StatusCode != 0 {
 		rec.Status = tr.Response.StatusCode
 	}
-	rec.Total = time.Duration(tr.Duration)
+	rec.Latency = time.Duration(tr.Duration)
 	if cs := tr.CallStats; cs != nil {
 		rec.BytesIn, rec.BytesOut, rec.TTFB = cs.Rx, cs.Tx, time.Duration(cs.TTFB)
 		if cs.Duration > 0 {
-			rec.Total = time.Duration(cs.Duration)
+			rec.Latency = time.Duration(cs.Duration)
 		}
 	}
 	path := strings.TrimPrefix(tr.Path, "/")

@@ -3,6 +3,7 @@ package replay_test
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/objbench/objbench/oplog"
 	"testing"
 	"time"
 
@@ -38,15 +39,14 @@ func TestMinIOTraceShortAndVerbose(t *testing.T) {
 	}
 	lat, ttfb := 2500*time.Microsecond, 400*time.Microsecond
 	want := []replay.Record{
-		{Op: metrics.OpGet, Bucket: "b", Key: "dir/k", Status: 200, Size: 4096, BytesOut: 4096, Total: lat, TTFB: ttfb},
-		{Op: metrics.OpPut, Bucket: "b", Key: "k2", Status: 200, Size: 1000, BytesIn: 1000, Total: lat, TTFB: ttfb},
-		{Op: metrics.OpStat, Bucket: "b", Key: "k3", Status: 404, Total: lat, TTFB: ttfb},
+		{Record: oplog.Record{Op: metrics.OpGet, Bucket: "b", Key: "dir/k", Status: 200, Size: 4096, Latency: lat, TTFB: ttfb}, BytesOut: 4096},
+		{Record: oplog.Record{Op: metrics.OpPut, Bucket: "b", Key: "k2", Status: 200, Size: 1000, Latency: lat, TTFB: ttfb}, BytesIn: 1000},
+		{Record: oplog.Record{Op: metrics.OpStat, Bucket: "b", Key: "k3", Status: 404, Latency: lat, TTFB: ttfb}},
 		// the 404's body is an error document: no size of an object
-		{Op: metrics.OpGet, Bucket: "b", Key: "k4", Status: 404, BytesOut: 312, Total: lat, TTFB: ttfb},
-		{Op: metrics.OpList, Bucket: "b", Key: "dir/", Status: 200, BytesOut: 500, Total: lat, TTFB: ttfb},
-		{Op: metrics.OpMultipart, Bucket: "b", Key: "big", Status: 200, Size: 6 << 20, BytesIn: 400, BytesOut: 300, Total: lat, TTFB: ttfb},
-		{Op: metrics.OpRangeGet, Bucket: "b", Key: "dir/v", Status: 206, BytesOut: 100, Range: storage.Range{Offset: 0, Length: 100},
-			Total: 3 * time.Millisecond, TTFB: 500 * time.Microsecond},
+		{Record: oplog.Record{Op: metrics.OpGet, Bucket: "b", Key: "k4", Status: 404, Latency: lat, TTFB: ttfb}, BytesOut: 312},
+		{Record: oplog.Record{Op: metrics.OpList, Bucket: "b", Key: "dir/", Status: 200, Latency: lat, TTFB: ttfb}, BytesOut: 500},
+		{Record: oplog.Record{Op: metrics.OpMultipart, Bucket: "b", Key: "big", Status: 200, Size: 6 << 20, Latency: lat, TTFB: ttfb}, BytesIn: 400, BytesOut: 300},
+		{Record: oplog.Record{Op: metrics.OpRangeGet, Bucket: "b", Key: "dir/v", Status: 206, Range: storage.Range{Offset: 0, Length: 100}, Latency: 3 * time.Millisecond, TTFB: 500 * time.Microsecond}, BytesOut: 100},
 	}
 	var lines, indented bytes.Buffer
 	for _, e := range entries {
@@ -66,7 +66,7 @@ func TestMinIOTraceShortAndVerbose(t *testing.T) {
 			}
 			for i, w := range want {
 				got := recs[i]
-				w.Time, w.Worker, w.Pos = t0, -1, got.Pos
+				w.Start, w.Worker, w.Pos = t0, -1, got.Pos
 				if got != w {
 					t.Errorf("record %d:\n got %+v\nwant %+v", i, got, w)
 				}

@@ -33,7 +33,7 @@ func stageOf(step string) string {
 
 func (p *opLogParser) next(rec *Record) (outcome, error) {
 	err := p.r.Next(&p.rec)
-	*rec = Record{Worker: -1, Pos: Pos{File: p.name, Line: p.r.Line()}}
+	*rec = Record{Record: oplog.Record{Worker: -1}, Pos: Pos{File: p.name, Line: p.r.Line()}}
 	var le *oplog.LineError
 	if errors.As(err, &le) {
 		return outcome{skip: "malformed line", detail: le.Err.Error()}, nil
@@ -42,9 +42,7 @@ func (p *opLogParser) next(rec *Record) (outcome, error) {
 		return outcome{}, err
 	}
 	o := &p.rec
-	rec.Time, rec.Op, rec.Bucket, rec.Key, rec.Size = o.Start, o.Op, o.Bucket, o.Key, o.Size
-	rec.Range, rec.Status, rec.Error = o.Range, o.Status, o.Class
-	rec.Total, rec.TTFB, rec.Intended, rec.Worker = o.Latency, o.TTFB, o.Intended, o.Worker
+	rec.Record = *o
 	switch o.Op {
 	case metrics.OpGet, metrics.OpRangeGet:
 		rec.BytesOut = o.Size

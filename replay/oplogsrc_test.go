@@ -24,8 +24,8 @@ func TestOpLogThroughReplay(t *testing.T) {
 		t.Fatalf("%d records, err %v, stats %+v", len(recs), err, st)
 	}
 	want := []replay.Record{
-		{Time: t0, Op: metrics.OpGet, Bucket: "b", Key: "k", Size: 10, BytesOut: 10, Status: 200, Total: time.Millisecond, Worker: 2},
-		{Time: t0, Op: metrics.OpPut, Bucket: "b", Key: "k2", Size: 7, BytesIn: 7, Error: "timeout", Intended: t0.Add(-time.Second), Worker: 3},
+		{Record: oplog.Record{Start: t0, Op: metrics.OpGet, Bucket: "b", Key: "k", Size: 10, Status: 200, Latency: time.Millisecond, Worker: 2, Stream: "s"}, BytesOut: 10},
+		{Record: oplog.Record{Start: t0, Op: metrics.OpPut, Bucket: "b", Key: "k2", Size: 7, Class: "timeout", Intended: t0.Add(-time.Second), Worker: 3}, BytesIn: 7},
 	}
 	for i := range want {
 		want[i].Pos = replay.Pos{File: "trace", Line: i + 1}

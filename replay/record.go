@@ -4,58 +4,42 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/objbench/objbench/metrics"
-	"github.com/objbench/objbench/storage"
+	"github.com/objbench/objbench/oplog"
 )
 
 // Record is one request of a trace, whatever its source.
 type Record struct {
-	// Time is when the request started (access logs and CloudTrail: when
-	// the server received it; op logs: when objbench issued it).
-	Time time.Time
-	// Resolution is how finely the source tells Time: a second for
+	// Record is the request as objbench's op log records an op, whatever
+	// the source: Start is when the request started (access logs and
+	// CloudTrail: when the server received it; op logs: when objbench
+	// issued it). A multipart upload is one MULTIPART op at its
+	// completion; for LIST, Key is the prefix listed ("" for all). Size is
+	// the object's size when the source says it: the bytes a PUT or
+	// MULTIPART wrote, the size of the object a GET or STAT read; 0 when
+	// unknown. Range.Offset is -1 when the source does not say where a
+	// RANGE-GET's range started (access logs only give its length).
+	// Status is 0 when the source does not give one (CloudTrail). Class is
+	// the source's error code (AccessDenied, NoSuchKey; an op log's error
+	// class), "" when the request succeeded. Latency is how long the
+	// request took as the source measured it, TTFB until the first byte
+	// of the response (an access log's turn-around time), 0 when unknown.
+	// Worker is the op log's worker id, -1 for other sources; Stream and
+	// Step are an op log's, "" for other sources.
+	oplog.Record
+	// Resolution is how finely the source tells Start: a second for
 	// access logs and CloudTrail, whose requests of one second all carry
 	// that second; 0 when exact (op logs, MinIO traces). Schedule spreads
 	// a tick's requests over it, in log order.
 	Resolution time.Duration
-	// Op is the request as one of objbench's ops. A multipart upload is
-	// one MULTIPART record at its completion.
-	Op     metrics.Op
-	Bucket string
-	// Key is the object's key; for LIST, the prefix listed ("" for all).
-	Key string
-	// Size is the object's size when the source says it: the bytes a PUT
-	// or MULTIPART wrote, the size of the object a GET or STAT read; 0 when
-	// unknown.
-	Size int64
-	// Range is the part a RANGE-GET read. Offset is -1 when the source
-	// does not say where the range started (access logs only give its
-	// length).
-	Range storage.Range
-	// Status is the HTTP status, 0 when the source does not give one
-	// (CloudTrail).
-	Status int
-	// Error is the source's error code (AccessDenied, NoSuchKey, an op
-	// log's error class), "" when the request succeeded.
-	Error string
 	// BytesOut and BytesIn are the body bytes the server sent and
 	// received, 0 when unknown.
 	BytesOut, BytesIn int64
-	// Total is how long the request took as the source measured it, TTFB
-	// until the first byte of the response (an access log's turn-around
-	// time); 0 when unknown.
-	Total, TTFB time.Duration
-	// Intended is when an open-loop op log's schedule wanted the op to
-	// start; zero otherwise.
-	Intended time.Time
-	// Worker is the op log's worker id, -1 for other sources.
-	Worker int
 	// Pos is where the record was read.
 	Pos Pos
 }
 
 // OK reports whether the source says the request succeeded.
-func (r *Record) OK() bool { return r.Error == "" && (r.Status == 0 || r.Status < 300) }
+func (r *Record) OK() bool { return r.Class == "" && (r.Status == 0 || r.Status < 300) }
 
 // Pos is a place in the input: a file, a line (for JSON sources, the line
 // where the entry ends) and, for CloudTrail (whose files are often one

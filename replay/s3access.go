@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	num "github.com/objbench/objbench/internal/digits"
+	"github.com/objbench/objbench/oplog"
 	"net/url"
 	"strconv"
 	"time"
@@ -49,7 +50,7 @@ func newAccessParser(name string, br *bufio.Reader) *accessParser {
 func (p *accessParser) next(rec *Record) (outcome, error) {
 	for {
 		line, err := p.lines.next()
-		*rec = Record{Worker: -1, Pos: Pos{File: p.name, Line: p.lines.line}}
+		*rec = Record{Record: oplog.Record{Worker: -1}, Pos: Pos{File: p.name, Line: p.lines.line}}
 		if err == errLongLine {
 			return outcome{skip: "malformed line", detail: err.Error()}, nil
 		}
@@ -131,7 +132,7 @@ func (p *accessParser) parse(line []byte, rec *Record) outcome {
 	if !ok {
 		return outcome{skip: "malformed line", detail: "time [" + string(p.f[fTime]) + "]"}
 	}
-	rec.Time, rec.Resolution = t, time.Second // the log's times are whole seconds
+	rec.Start, rec.Resolution = t, time.Second // the log's times are whole seconds
 	if string(p.f[fBucket]) != p.bucket {
 		p.bucket = string(p.f[fBucket])
 	}
@@ -146,9 +147,9 @@ func (p *accessParser) parse(line []byte, rec *Record) outcome {
 		return outcome{skip: "malformed line", detail: bad}
 	}
 	rec.BytesOut, rec.Size = int64(sent), int64(size)
-	rec.Total, rec.TTFB = time.Duration(total)*time.Millisecond, time.Duration(turn)*time.Millisecond
+	rec.Latency, rec.TTFB = time.Duration(total)*time.Millisecond, time.Duration(turn)*time.Millisecond
 	if e := p.f[fError]; string(e) != "-" {
-		rec.Error = string(e)
+		rec.Class = string(e)
 	}
 	return p.op(rec)
 }

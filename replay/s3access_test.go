@@ -2,6 +2,7 @@ package replay_test
 
 import (
 	"errors"
+	"github.com/objbench/objbench/oplog"
 	"strings"
 	"testing"
 	"time"
@@ -35,30 +36,25 @@ func TestAccessLogOperations(t *testing.T) {
 		e    accessEntry
 		want replay.Record
 	}{
-		{"get", get, replay.Record{Op: metrics.OpGet, Bucket: "photos", Key: "2026/a b.jpg", Status: 200, Size: 4096, BytesOut: 4096,
-			Total: 12 * time.Millisecond, TTFB: 3 * time.Millisecond}},
+		{"get", get, replay.Record{Record: oplog.Record{Op: metrics.OpGet, Bucket: "photos", Key: "2026/a b.jpg", Status: 200, Size: 4096, Latency: 12 * time.Millisecond, TTFB: 3 * time.Millisecond}, BytesOut: 4096}},
 		{"ranged get", with(get, func(e *accessEntry) { e.Status, e.Sent = 206, 100 }),
-			replay.Record{Op: metrics.OpRangeGet, Bucket: "photos", Key: "2026/a b.jpg", Status: 206, Size: 4096, BytesOut: 100,
-				Range: storage.Range{Offset: -1, Length: 100}, Total: 12 * time.Millisecond, TTFB: 3 * time.Millisecond}},
+			replay.Record{Record: oplog.Record{Op: metrics.OpRangeGet, Bucket: "photos", Key: "2026/a b.jpg", Status: 206, Size: 4096, Range: storage.Range{Offset: -1, Length: 100}, Latency: 12 * time.Millisecond, TTFB: 3 * time.Millisecond}, BytesOut: 100}},
 		{"put", accessEntry{Time: t0, Bucket: "b", Op: "REST.PUT.OBJECT", Key: "k", Status: 200, Sent: -1, Size: 1 << 20, Total: 40, Turn: 5},
-			replay.Record{Op: metrics.OpPut, Bucket: "b", Key: "k", Status: 200, Size: 1 << 20, BytesIn: 1 << 20, Total: 40 * time.Millisecond, TTFB: 5 * time.Millisecond}},
+			replay.Record{Record: oplog.Record{Op: metrics.OpPut, Bucket: "b", Key: "k", Status: 200, Size: 1 << 20, Latency: 40 * time.Millisecond, TTFB: 5 * time.Millisecond}, BytesIn: 1 << 20}},
 		{"head, not found", accessEntry{Time: t0, Bucket: "b", Op: "REST.HEAD.OBJECT", Key: "gone", Status: 404, Err: "NoSuchKey", Sent: -1, Size: -1, Total: 1, Turn: 1},
-			replay.Record{Op: metrics.OpStat, Bucket: "b", Key: "gone", Status: 404, Error: "NoSuchKey", Total: time.Millisecond, TTFB: time.Millisecond}},
+			replay.Record{Record: oplog.Record{Op: metrics.OpStat, Bucket: "b", Key: "gone", Status: 404, Class: "NoSuchKey", Latency: time.Millisecond, TTFB: time.Millisecond}}},
 		{"delete", accessEntry{Time: t0, Bucket: "b", Op: "REST.DELETE.OBJECT", Key: "k", Status: 204, Sent: -1, Size: -1, Total: -1, Turn: -1},
-			replay.Record{Op: metrics.OpDelete, Bucket: "b", Key: "k", Status: 204}},
+			replay.Record{Record: oplog.Record{Op: metrics.OpDelete, Bucket: "b", Key: "k", Status: 204}}},
 		{"batch delete", accessEntry{Time: t0, Bucket: "b", Op: "BATCH.DELETE.OBJECT", Key: "k2", Status: 204, Sent: -1, Size: -1, Total: -1, Turn: -1},
-			replay.Record{Op: metrics.OpDelete, Bucket: "b", Key: "k2", Status: 204}},
+			replay.Record{Record: oplog.Record{Op: metrics.OpDelete, Bucket: "b", Key: "k2", Status: 204}}},
 		{"list", accessEntry{Time: t0, Bucket: "b", Op: "REST.GET.BUCKET", URI: "GET /b?list-type=2&prefix=logs%2F2026&max-keys=1000 HTTP/1.1",
 			Status: 200, Sent: 900, Size: -1, Total: 8, Turn: 7},
-			replay.Record{Op: metrics.OpList, Bucket: "b", Key: "logs/2026", Status: 200, BytesOut: 900, Total: 8 * time.Millisecond, TTFB: 7 * time.Millisecond}},
+			replay.Record{Record: oplog.Record{Op: metrics.OpList, Bucket: "b", Key: "logs/2026", Status: 200, Latency: 8 * time.Millisecond, TTFB: 7 * time.Millisecond}, BytesOut: 900}},
 		{"multipart complete", accessEntry{Time: t0, Bucket: "b", Op: "REST.POST.UPLOAD", Key: "big", Status: 200, Sent: 300, Size: 700 << 20, Total: 110, Turn: 70},
-			replay.Record{Op: metrics.OpMultipart, Bucket: "b", Key: "big", Status: 200, Size: 700 << 20, BytesOut: 300,
-				Total: 110 * time.Millisecond, TTFB: 70 * time.Millisecond}},
-		{"time zone", with(get, func(e *accessEntry) { e.Zone = "-0130" }), replay.Record{Op: metrics.OpGet, Bucket: "photos",
-			Key: "2026/a b.jpg", Status: 200, Size: 4096, BytesOut: 4096, Total: 12 * time.Millisecond, TTFB: 3 * time.Millisecond}},
+			replay.Record{Record: oplog.Record{Op: metrics.OpMultipart, Bucket: "b", Key: "big", Status: 200, Size: 700 << 20, Latency: 110 * time.Millisecond, TTFB: 70 * time.Millisecond}, BytesOut: 300}},
+		{"time zone", with(get, func(e *accessEntry) { e.Zone = "-0130" }), replay.Record{Record: oplog.Record{Op: metrics.OpGet, Bucket: "photos", Key: "2026/a b.jpg", Status: 200, Size: 4096, Latency: 12 * time.Millisecond, TTFB: 3 * time.Millisecond}, BytesOut: 4096}},
 		{"user agent with quotes and spaces", with(get, func(e *accessEntry) { e.UserAgent = `tool \"x y\" z`; e.Referer = "http://a b/" }),
-			replay.Record{Op: metrics.OpGet, Bucket: "photos", Key: "2026/a b.jpg", Status: 200, Size: 4096, BytesOut: 4096,
-				Total: 12 * time.Millisecond, TTFB: 3 * time.Millisecond}},
+			replay.Record{Record: oplog.Record{Op: metrics.OpGet, Bucket: "photos", Key: "2026/a b.jpg", Status: 200, Size: 4096, Latency: 12 * time.Millisecond, TTFB: 3 * time.Millisecond}, BytesOut: 4096}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -69,7 +65,7 @@ func TestAccessLogOperations(t *testing.T) {
 			got := recs[0]
 			want := tt.want
 			// access logs give whole seconds
-			want.Time, want.Resolution, want.Worker, want.Pos = t0, time.Second, -1, replay.Pos{File: "trace", Line: 1}
+			want.Start, want.Resolution, want.Worker, want.Pos = t0, time.Second, -1, replay.Pos{File: "trace", Line: 1}
 			if got != want {
 				t.Errorf("\n got %+v\nwant %+v", got, want)
 			}

@@ -85,7 +85,7 @@ func (s *Schedule) Next() bool {
 	e := s.held.pop()
 	rec := &s.held.recs[e.slot]
 	if !s.started {
-		s.base, s.started = rec.Time, true
+		s.base, s.started = rec.Start, true
 	}
 	at, spread := s.spread(e.t, rec)
 	off := time.Duration(float64(at.Sub(s.base)) / s.o.Speed)
@@ -108,7 +108,7 @@ func (s *Schedule) Next() bool {
 // the newest read, the bound is reached or the source ends.
 func (s *Schedule) fill() {
 	for !s.done && s.held.Len() < s.o.MaxHeld {
-		if s.held.Len() > 0 && s.newest.Sub(s.held.recs[s.held.es[0].slot].Time) >= s.o.Window {
+		if s.held.Len() > 0 && s.newest.Sub(s.held.recs[s.held.es[0].slot].Start) >= s.o.Window {
 			return
 		}
 		if !s.src.Next() {
@@ -116,13 +116,13 @@ func (s *Schedule) fill() {
 			return
 		}
 		r := s.src.Record()
-		if r.Time.After(s.newest) {
-			s.newest = r.Time
+		if r.Start.After(s.newest) {
+			s.newest = r.Start
 		}
 		s.seq++
 		s.held.push(r, s.seq)
 		if r.Resolution > 0 {
-			s.ticks[r.Time.UnixNano()]++
+			s.ticks[r.Start.UnixNano()]++
 		}
 	}
 }
@@ -133,7 +133,7 @@ func (s *Schedule) fill() {
 func (s *Schedule) spread(t int64, rec *Record) (time.Time, bool) {
 	res := rec.Resolution
 	if res <= 0 {
-		return rec.Time, false
+		return rec.Start, false
 	}
 	left := s.ticks[t] // this record and the others of its tick still held
 	if left <= 1 {
@@ -142,14 +142,14 @@ func (s *Schedule) spread(t int64, rec *Record) (time.Time, bool) {
 		s.ticks[t] = left - 1
 	}
 	if s.o.Burst {
-		return rec.Time, false
+		return rec.Start, false
 	}
 	if !s.tick.on || s.tick.t != t {
 		s.tick.t, s.tick.i, s.tick.on = t, 0, true
 	}
 	i := s.tick.i
 	s.tick.i++
-	return rec.Time.Add(time.Duration(float64(res) * float64(i) / float64(i+left))), true
+	return rec.Start.Add(time.Duration(float64(res) * float64(i) / float64(i+left))), true
 }
 
 // Op is the op Next placed; it is overwritten by the next call.
@@ -193,7 +193,7 @@ func (h *recordHeap) push(r *Record, seq uint64) {
 		slot = int32(len(h.recs))
 		h.recs = append(h.recs, *r)
 	}
-	e := heldEntry{t: r.Time.UnixNano(), seq: seq, slot: slot}
+	e := heldEntry{t: r.Start.UnixNano(), seq: seq, slot: slot}
 	h.es = append(h.es, e)
 	i := len(h.es) - 1
 	for i > 0 {

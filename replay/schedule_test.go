@@ -2,6 +2,7 @@ package replay_test
 
 import (
 	"fmt"
+	"github.com/objbench/objbench/oplog"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -26,15 +27,15 @@ func TestScheduleOrdersWithinTheWindow(t *testing.T) {
 	for i := range n {
 		// ops every 10 ms, logged up to 2 s out of order
 		jitter := time.Duration(rng.Int64N(int64(2 * time.Second)))
-		recs = append(recs, replay.Record{Time: t0.Add(time.Duration(i)*10*time.Millisecond - jitter), Key: "k"})
+		recs = append(recs, replay.Record{Record: oplog.Record{Start: t0.Add(time.Duration(i)*10*time.Millisecond - jitter), Key: "k"}})
 	}
 	s := replay.NewSchedule(&sliceSource{recs: recs}, replay.ScheduleOptions{Window: 3 * time.Second, Speed: 2})
 	var prev time.Duration
 	count := 0
-	first := recs[0].Time
+	first := recs[0].Start
 	for _, r := range recs {
-		if r.Time.Before(first) {
-			first = r.Time
+		if r.Start.Before(first) {
+			first = r.Start
 		}
 	}
 	for s.Next() {
@@ -42,7 +43,7 @@ func TestScheduleOrdersWithinTheWindow(t *testing.T) {
 		if op.Offset < prev {
 			t.Fatalf("op %d at %v, before the previous at %v", count, op.Offset, prev)
 		}
-		if want := op.Time.Sub(first) / 2; op.Offset != want {
+		if want := op.Start.Sub(first) / 2; op.Offset != want {
 			t.Fatalf("op %d at %v, want (time - first)/speed = %v", count, op.Offset, want)
 		}
 		prev = op.Offset
@@ -55,8 +56,8 @@ func TestScheduleOrdersWithinTheWindow(t *testing.T) {
 
 func TestScheduleIssuesTooLateRecordsAtOnce(t *testing.T) {
 	recs := []replay.Record{
-		{Time: t0}, {Time: t0.Add(time.Second)}, {Time: t0.Add(30 * time.Second)}, {Time: t0.Add(31 * time.Second)},
-		{Time: t0.Add(40 * time.Second)}, {Time: t0.Add(2 * time.Second)}, // 2 s: read after 31 s went out
+		{Record: oplog.Record{Start: t0}}, {Record: oplog.Record{Start: t0.Add(time.Second)}}, {Record: oplog.Record{Start: t0.Add(30 * time.Second)}}, {Record: oplog.Record{Start: t0.Add(31 * time.Second)}},
+		{Record: oplog.Record{Start: t0.Add(40 * time.Second)}}, {Record: oplog.Record{Start: t0.Add(2 * time.Second)}}, // 2 s: read after 31 s went out
 	}
 	s := replay.NewSchedule(&sliceSource{recs: recs}, replay.ScheduleOptions{Window: 5 * time.Second})
 	var offs []time.Duration
@@ -77,7 +78,7 @@ func TestScheduleIssuesTooLateRecordsAtOnce(t *testing.T) {
 func TestScheduleHoldsAtMostMaxHeld(t *testing.T) {
 	var recs []replay.Record
 	for i := range 1000 {
-		recs = append(recs, replay.Record{Time: t0.Add(time.Duration(1000-i) * time.Millisecond)}) // reversed
+		recs = append(recs, replay.Record{Record: oplog.Record{Start: t0.Add(time.Duration(1000-i) * time.Millisecond)}}) // reversed
 	}
 	src := &sliceSource{recs: recs}
 	s := replay.NewSchedule(src, replay.ScheduleOptions{Window: time.Hour, MaxHeld: 10})
@@ -95,7 +96,7 @@ func TestScheduleHoldsAtMostMaxHeld(t *testing.T) {
 func TestScheduleSpreadsASecondInLogOrder(t *testing.T) {
 	var recs []replay.Record
 	add := func(sec int, key string) {
-		recs = append(recs, replay.Record{Time: t0.Add(time.Duration(sec) * time.Second), Resolution: time.Second, Key: key})
+		recs = append(recs, replay.Record{Record: oplog.Record{Start: t0.Add(time.Duration(sec) * time.Second), Key: key}, Resolution: time.Second})
 	}
 	add(0, "put k")
 	add(0, "head k")
@@ -104,7 +105,7 @@ func TestScheduleSpreadsASecondInLogOrder(t *testing.T) {
 	add(1, "a")
 	add(1, "b")
 	add(3, "c")
-	recs = append(recs, replay.Record{Time: t0.Add(3500 * time.Millisecond), Key: "exact"}) // a source with exact times is left alone
+	recs = append(recs, replay.Record{Record: oplog.Record{Start: t0.Add(3500 * time.Millisecond), Key: "exact"}}) // a source with exact times is left alone
 	ms := func(v ...int) []time.Duration {
 		out := make([]time.Duration, len(v))
 		for i, x := range v {

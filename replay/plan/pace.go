@@ -58,14 +58,14 @@ func (c *pace) add(rec *replay.Record, start time.Duration) {
 			c.intended++
 		}
 	}
-	if rec.Total <= 0 {
+	if rec.Latency <= 0 {
 		return
 	}
 	now := int64(start)
 	for len(c.inFlight) > 0 && c.inFlight[0] <= now {
 		heap.Pop(&c.inFlight)
 	}
-	heap.Push(&c.inFlight, now+int64(rec.Total))
+	heap.Push(&c.inFlight, now+int64(rec.Latency))
 	c.peak = max(c.peak, len(c.inFlight))
 }
 

@@ -125,8 +125,8 @@ func New(o Options) (*Plan, error) {
 		p.counts[op.Op]++
 		p.issued++
 		p.rangeLen = max(p.rangeLen, op.Range.Length)
-		if rec.Total > 0 {
-			p.lat[op.Op] = record(p.lat[op.Op], rec.Total)
+		if rec.Latency > 0 {
+			p.lat[op.Op] = record(p.lat[op.Op], rec.Latency)
 		}
 		if rec.TTFB > 0 {
 			p.ttfb[op.Op] = record(p.ttfb[op.Op], rec.TTFB)

@@ -25,8 +25,8 @@ func TestOpLogToWorkloadFile(t *testing.T) {
 	i := 0
 	k.generate(9, func(r *replay.Record) {
 		i++
-		w.Record(i%8, &oplog.Record{Start: r.Time, Intended: r.Time, Op: r.Op, Bucket: r.Bucket, Key: r.Key, Size: r.Size,
-			Range: r.Range, Status: r.Status, Latency: r.Total, Stream: "main"})
+		w.Record(i%8, &oplog.Record{Start: r.Start, Intended: r.Start, Op: r.Op, Bucket: r.Bucket, Key: r.Key, Size: r.Size,
+			Range: r.Range, Status: r.Status, Latency: r.Latency, Stream: "main"})
 	})
 	if err := w.Close(); err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package synth_test
 import (
 	"bytes"
 	"encoding/binary"
+	"github.com/objbench/objbench/oplog"
 	"strconv"
 	"testing"
 	"time"
@@ -24,17 +25,16 @@ func FuzzSynthesize(f *testing.F) {
 		p := synth.New(synth.Options{MaxKeys: 64})
 		at := t0
 		for len(data) >= 8 {
-			r := replay.Record{Op: metrics.Op(data[0] % byte(metrics.NumOps)), Bucket: "b", Key: strconv.Itoa(int(data[1] % 50)),
-				Size: int64(binary.LittleEndian.Uint16(data[2:4])), Worker: -1, Status: 200}
+			r := replay.Record{Record: oplog.Record{Op: metrics.Op(data[0] % byte(metrics.NumOps)), Bucket: "b", Key: strconv.Itoa(int(data[1] % 50)), Size: int64(binary.LittleEndian.Uint16(data[2:4])), Worker: -1, Status: 200}}
 			if data[4]%5 == 0 {
 				r.Worker, r.Intended = int(data[5]%4), time.Time{}
 			}
 			if r.Op == metrics.OpRangeGet {
 				r.Range.Length = int64(data[5])
 			}
-			r.Total = time.Duration(data[6]) * time.Millisecond
+			r.Latency = time.Duration(data[6]) * time.Millisecond
 			at = at.Add(time.Duration(data[7]) * 10 * time.Millisecond)
-			r.Time = at
+			r.Start = at
 			p.Add(&r)
 			data = data[8:]
 		}

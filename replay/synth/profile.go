@@ -62,7 +62,7 @@ func (p *Profile) Add(r *replay.Record) {
 	if !r.OK() {
 		p.failed++
 	}
-	p.arr.add(r.Time)
+	p.arr.add(r.Start)
 	if r.Worker >= 0 {
 		p.fromLog++
 		if len(p.workers) < maxWorkers {
@@ -74,8 +74,8 @@ func (p *Profile) Add(r *replay.Record) {
 	}
 	o := &p.ops[r.Op]
 	o.count++
-	if r.Total > 0 {
-		o.latency += r.Total
+	if r.Latency > 0 {
+		o.latency += r.Latency
 		o.timed++
 	}
 	if size, ok := recordSize(r); ok {

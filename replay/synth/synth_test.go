@@ -3,6 +3,7 @@ package synth_test
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/objbench/objbench/oplog"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -68,7 +69,7 @@ func (k known) generate(seed uint64, add func(*replay.Record)) {
 		if t.After(end) {
 			return
 		}
-		r := replay.Record{Time: t, Bucket: "prod", Status: 200, Total: 5 * time.Millisecond, Worker: -1}
+		r := replay.Record{Record: oplog.Record{Start: t, Bucket: "prod", Status: 200, Latency: 5 * time.Millisecond, Worker: -1}}
 		r.Op = pick(rng, k.mix)
 		switch r.Op {
 		case metrics.OpGet, metrics.OpStat, metrics.OpRangeGet:
@@ -279,7 +280,7 @@ func TestSynthesisOfWeakAndNoSkew(t *testing.T) {
 		draw := idx.Sampler(rng, nil)
 		p := synth.New(synth.Options{})
 		for i := range 200000 {
-			p.Add(&replay.Record{Time: t0.Add(time.Duration(i) * time.Millisecond), Op: metrics.OpGet, Key: strconv.FormatInt(draw(), 10), Worker: -1})
+			p.Add(&replay.Record{Record: oplog.Record{Start: t0.Add(time.Duration(i) * time.Millisecond), Op: metrics.OpGet, Key: strconv.FormatInt(draw(), 10), Worker: -1}})
 		}
 		near(t, "exponent of the file's draws", p.Summary().Reads.Exponent, 0.8, 0.1)
 		roundTrip(t, res)
@@ -311,8 +312,7 @@ func TestSynthesisSamplesKeysInBoundedMemory(t *testing.T) {
 func TestClosedLoopOpLogKeepsItsWorkers(t *testing.T) {
 	p := synth.New(synth.Options{})
 	for i := range 20000 {
-		p.Add(&replay.Record{Time: t0.Add(time.Duration(i) * time.Millisecond), Op: metrics.OpPut, Key: "k" + strconv.Itoa(i),
-			Size: 4096, Worker: i % 8, Total: time.Millisecond})
+		p.Add(&replay.Record{Record: oplog.Record{Start: t0.Add(time.Duration(i) * time.Millisecond), Op: metrics.OpPut, Key: "k" + strconv.Itoa(i), Size: 4096, Worker: i % 8, Latency: time.Millisecond}})
 	}
 	res, err := p.Workload(synth.WorkloadOptions{Name: "closed"})
 	if err != nil {
