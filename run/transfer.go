@@ -159,14 +159,12 @@ func transferStep(ctx context.Context, st storage.Store, plan *transfer.Plan, op
 		return step, tr, errors.Join(runErr, err)
 	}
 	step.Streams = []result.Stream{stream}
-	t := &result.Transfer{Download: plan.Download, Source: o.Source, Destination: o.Destination,
-		PlanObjects: plan.Objects(), PlanBytes: plan.Bytes(), Objects: tr.Objects, Bytes: tr.Bytes,
-		Parts: tr.Parts, Retries: tr.Retries, Wall: tr.Wall, PartSize: opts.PartSize,
-		PartConcurrency: opts.PartConcurrency, Workers: opts.Workers, ObjectLatency: tr.Object.Histogram}
-	step.Transfer = t
+	t := tr.Transfer // the figures the run measured
+	t.Source, t.Destination = o.Source, o.Destination
+	step.Transfer = &t
 	err := runErr
 	if err == nil {
-		err = check(ctx, st, plan, tr, t)
+		err = check(ctx, st, plan, tr, &t)
 	}
 	if err != nil {
 		t.Error = err.Error()

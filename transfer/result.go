@@ -11,33 +11,27 @@ import (
 
 // Result is what a Run moved and how long it took.
 type Result struct {
+	// Transfer is the figures a result file records of it (the plan's
+	// objects and bytes, what moved, the options it ran with, whole
+	// objects' latency); the caller adds what the Run does not know: the
+	// source's and destination's names, and the check of what the
+	// destination holds (Verify).
+	result.Transfer
 	// Start is when the Run began; Seconds are its data requests per
 	// second from then on (op PUT or GET), Phases where their time went
 	// (network stores): the records a result file's stream holds.
-	Start   time.Time         `json:"-"`
-	Seconds []result.Second   `json:"-"`
-	Phases  []result.OpPhases `json:"-"`
-
-	Download        bool          `json:"download"`
-	Objects         int64         `json:"objects"`
-	Bytes           int64         `json:"bytes"`
-	Parts           int64         `json:"parts"`
-	Retries         int64         `json:"retries"`
-	Wall            time.Duration `json:"wall_ns"`
-	PartSize        int64         `json:"part_size"`
-	PartConcurrency int           `json:"part_concurrency"`
-	Workers         int           `json:"workers"`
-	// Object is the latency of whole objects (first request to last
-	// answer), Part of single data requests (one part, one ranged GET, or
-	// the one request of a small object), from the first attempt to the
-	// success.
-	Object Latency `json:"object_latency"`
-	Part   Latency `json:"part_latency"`
+	Start   time.Time
+	Seconds []result.Second
+	Phases  []result.OpPhases
+	// PartLatency is the encoded HDR histogram (microseconds) of single
+	// data requests (one part, one ranged GET, or the one request of a
+	// small object), from the first attempt to the success.
+	PartLatency string
 	// Written is, for an upload, every object that finished, with the
 	// ETag the store gave it: Verify checks the listing against it, a
 	// manifest records it. It lives in temporary files: Close the Result
 	// when done with it.
-	Written *Written `json:"-"`
+	Written *Written
 }
 
 // Close removes the files of what the Result records as Written.
@@ -48,18 +42,6 @@ func (r *Result) Close() error {
 	return r.Written.Close()
 }
 
-// Latency summarizes one HDR histogram (microsecond resolution).
-type Latency struct {
-	Count int64         `json:"count"`
-	P50   time.Duration `json:"p50_ns"`
-	P90   time.Duration `json:"p90_ns"`
-	P99   time.Duration `json:"p99_ns"`
-	Max   time.Duration `json:"max_ns"`
-	// Histogram is the encoded HDR histogram (microseconds), to merge or
-	// re-read exactly.
-	Histogram string `json:"histogram,omitempty"`
-}
-
 // latencies holds the two histograms of a run. Parts finish at most a few
 // hundred times a second, so one lock costs nothing worth splitting.
 type latencies struct {
@@ -68,9 +50,7 @@ type latencies struct {
 }
 
 func newLatencies() *latencies {
-	// 1 µs .. 1 h, 3 significant digits, as in metrics.
-	return &latencies{object: hdr.New(1, int64(time.Hour/time.Microsecond), 3),
-		part: hdr.New(1, int64(time.Hour/time.Microsecond), 3)}
+	return &latencies{object: result.NewHistogram(), part: result.NewHistogram()}
 }
 
 func (l *latencies) record(h *hdr.Histogram, d time.Duration) {
@@ -79,12 +59,5 @@ func (l *latencies) record(h *hdr.Histogram, d time.Duration) {
 	l.mu.Unlock()
 }
 
-func summarize(h *hdr.Histogram) Latency {
-	us := func(q float64) time.Duration { return time.Duration(h.ValueAtQuantile(q)) * time.Microsecond }
-	l := Latency{Count: h.TotalCount(), P50: us(50), P90: us(90), P99: us(99),
-		Max: time.Duration(h.Max()) * time.Microsecond}
-	if enc, err := h.Encode(hdr.V2CompressedEncodingCookieBase); err == nil {
-		l.Histogram = string(enc)
-	}
-	return l
-}
+// encode is h in a result file's form ("" when empty).
+func encode(h *hdr.Histogram) string { return result.EncodeHistogram(h) }

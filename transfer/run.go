@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/objbench/objbench/payload"
+	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/storage"
 	"github.com/objbench/objbench/storage/retry"
 )
@@ -90,12 +91,10 @@ func Run(ctx context.Context, st storage.Store, p *Plan, o Options) (*Result, er
 	close(stop)
 	_ = sweep.Wait()
 	secs, _ := r.reqs.series.Finish()
-	res := &Result{Start: start, Seconds: secs, Phases: r.reqs.series.Phases(),
-		Download: p.Download, Objects: r.objects.Load(), Bytes: r.bytes.Load(), Parts: r.parts.Load(),
-		Retries: r.retries.Load(), Wall: wall, PartSize: o.PartSize,
-		PartConcurrency: o.PartConcurrency, Workers: o.Workers,
-		Object: summarize(r.lat.object), Part: summarize(r.lat.part), Written: r.written,
-	}
+	res := &Result{Start: start, Seconds: secs, Phases: r.reqs.series.Phases(), PartLatency: encode(r.lat.part), Written: r.written,
+		Transfer: result.Transfer{Download: p.Download, PlanObjects: p.Objects(), PlanBytes: p.Bytes(),
+			Objects: r.objects.Load(), Bytes: r.bytes.Load(), Parts: r.parts.Load(), Retries: r.retries.Load(), Wall: wall,
+			PartSize: o.PartSize, PartConcurrency: o.PartConcurrency, Workers: o.Workers, ObjectLatency: encode(r.lat.object)}}
 	return res, err
 }
 

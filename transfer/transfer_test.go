@@ -16,6 +16,7 @@ import (
 	"github.com/objbench/objbench/dataset"
 	"github.com/objbench/objbench/payload"
 	"github.com/objbench/objbench/s3server"
+	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/storage"
 	"github.com/objbench/objbench/storage/mem"
 	"github.com/objbench/objbench/storage/s3"
@@ -63,8 +64,10 @@ func roundTrip(t *testing.T, st storage.Store, up *transfer.Plan, o transfer.Opt
 	if res.Objects != up.Objects() || res.Bytes != up.Bytes() || res.Retries != 0 {
 		t.Fatalf("upload moved %d objects, %d bytes, %d retries; want %d, %d, 0", res.Objects, res.Bytes, res.Retries, up.Objects(), up.Bytes())
 	}
-	if res.Object.Count != res.Objects || res.Part.Count != res.Parts || res.Part.P99 <= 0 {
-		t.Errorf("histograms: %+v / %+v for %d objects, %d parts", res.Object, res.Part, res.Objects, res.Parts)
+	obj, err1 := result.DecodeHistogram(res.ObjectLatency)
+	part, err2 := result.DecodeHistogram(res.PartLatency)
+	if err1 != nil || err2 != nil || obj.TotalCount() != res.Objects || part.TotalCount() != res.Parts || part.ValueAtQuantile(99) <= 0 {
+		t.Errorf("histograms: %v objects / %v parts (%v, %v) for %d objects, %d parts", obj.TotalCount(), part.TotalCount(), err1, err2, res.Objects, res.Parts)
 	}
 	c, err := transfer.Verify(ctx, st, up, res.Written)
 	if err != nil || !c.OK() {
