@@ -17,12 +17,13 @@ import (
 	"github.com/objbench/objbench/storage/s3"
 )
 
-// standaloneServer starts `objbench server` as its own process and
-// returns its endpoint.
-func standaloneServer(t *testing.T, bucket, ak, sk string) string {
+// standaloneServer starts `objbench server` as its own process, with
+// more flags if given, and returns its endpoint.
+func standaloneServer(t *testing.T, bucket, ak, sk string, more ...string) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, binary, "server", "--listen", "127.0.0.1:0", "--bucket", bucket, "--access-key", ak, "--secret-key", sk)
+	args := append([]string{"server", "--listen", "127.0.0.1:0", "--bucket", bucket, "--access-key", ak, "--secret-key", sk}, more...)
+	cmd := exec.CommandContext(ctx, binary, args...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

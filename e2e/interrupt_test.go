@@ -3,7 +3,6 @@ package e2e_test
 import (
 	"bufio"
 	"context"
-	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -27,7 +26,7 @@ func TestSecondInterruptSaysWhatItLeaves(t *testing.T) {
 		ignored bool
 	}{{"interactive", false}, {"started with SIGINT ignored", true}} {
 		t.Run(c.name, func(t *testing.T) {
-			ep := delayedServer(t, "300ms")
+			ep := standaloneServer(t, "bench", "int-ak", "int-sk", "--delay", "300ms") // every request held 300 ms
 			st, err := s3.New(context.Background(), s3.Config{Endpoint: ep, Bucket: "bench", PathStyle: true,
 				AccessKey: "int-ak", SecretKey: "int-sk", Region: "us-east-1"})
 			if err != nil {
@@ -83,31 +82,6 @@ func TestSecondInterruptSaysWhatItLeaves(t *testing.T) {
 			}
 		})
 	}
-}
-
-// delayedServer is `objbench server` holding every request for delay.
-func delayedServer(t *testing.T, delay string) string {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, binary, "server", "--listen", "127.0.0.1:0", "--bucket", "bench", "--access-key", "int-ak",
-		"--secret-key", "int-sk", "--delay", delay)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cancel(); _ = cmd.Wait() })
-	sc := bufio.NewScanner(out)
-	for sc.Scan() {
-		if ep, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "endpoint:"); ok {
-			go func() { _, _ = io.Copy(io.Discard, out) }()
-			return strings.TrimSpace(ep)
-		}
-	}
-	t.Fatalf("objbench server printed no endpoint: %v", sc.Err())
-	return ""
 }
 
 // waitForObjects polls the bucket until it holds n objects (60 s at most).

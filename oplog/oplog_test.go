@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/objbench/objbench/internal/testenv"
 	"github.com/objbench/objbench/metrics"
 	"github.com/objbench/objbench/oplog"
 	"github.com/objbench/objbench/storage"
@@ -275,7 +276,7 @@ func TestSetError(t *testing.T) {
 }
 
 func TestPeriodicFlushHandsBuffersOverWithoutClose(t *testing.T) {
-	pw := &lockedBuffer{}
+	pw := &testenv.Buffer{}
 	w, _ := oplog.NewWriter(pw, 0, oplog.Options{FlushInterval: 10 * time.Millisecond})
 	rec := sample(1, 1)
 	w.Record(1, &rec)
@@ -289,21 +290,4 @@ func TestPeriodicFlushHandsBuffersOverWithoutClose(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-}
-
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) Len() int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Len()
 }

@@ -2,19 +2,18 @@ package s3server_test
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
+	"github.com/objbench/objbench/internal/testenv"
 	"github.com/objbench/objbench/s3server"
 )
 
@@ -99,7 +98,7 @@ func TestReadTimeouts(t *testing.T) {
 // Past MaxConns a new connection waits until one closes, and the log says
 // so once; the waiting one is then served.
 func TestConnectionLimit(t *testing.T) {
-	var logged syncBuffer
+	var logged testenv.Buffer
 	s := start(t, s3server.Config{Buckets: []string{bucket}, NoAuth: true, MaxConns: 2, Quiet: true,
 		Log: slog.New(slog.NewTextHandler(&logged, nil))})
 	host := strings.TrimPrefix(s.Endpoint(), "http://")
@@ -141,21 +140,4 @@ func TestConnectionLimit(t *testing.T) {
 	if n := strings.Count(logged.String(), "connection limit reached"); n != 1 {
 		t.Errorf("%d log lines for one time at the limit", n)
 	}
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/objbench/objbench/internal/testenv"
 	"github.com/objbench/objbench/s3server"
 )
 
@@ -26,7 +27,7 @@ func ssecHeaders(key []byte, prefix string) map[string]string {
 // whose MD5 is not the one sent is 400 and nothing is stored. The key
 // never reaches the log.
 func TestServerSideEncryption(t *testing.T) {
-	var logged syncBuffer // the server logs a request after answering it
+	var logged testenv.Buffer // the server logs a request after answering it
 	s := start(t, s3server.Config{Buckets: []string{bucket}, Log: slog.New(slog.NewTextHandler(&logged, nil))})
 	base := s.Endpoint() + "/" + bucket
 	r := do(t, "PUT", base+"/s3", []byte("x"), map[string]string{"x-amz-server-side-encryption": "AES256"})

@@ -1,7 +1,6 @@
 package cli_test
 
 import (
-	"bytes"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -10,38 +9,19 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/objbench/objbench/internal/cli"
+	"github.com/objbench/objbench/internal/testenv"
 )
-
-// lockedBuffer is a Stdout the server writes from its goroutine while the
-// test reads it.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // objbench server --tls prints an https endpoint and the CA file (also as
 // AWS_CA_BUNDLE), and a client trusting that file reaches it.
 func TestServerTLS(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "tls")
 	ctx, cancel := context.WithCancel(context.Background())
-	var out lockedBuffer
+	var out testenv.Buffer
 	done := make(chan int, 1)
 	go func() {
 		done <- cli.Execute(ctx, cli.Env{Args: []string{"server", "--tls", "--cert-dir", dir, "--listen", "127.0.0.1:0", "--no-auth"},
