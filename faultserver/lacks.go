@@ -99,7 +99,7 @@ func (f *refuser) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	for _, feature := range f.refused {
 		if uses(r, feature) {
 			_, _ = io.Copy(io.Discard, r.Body)
-			writeS3Error(w, http.StatusNotImplemented, "NotImplemented", "A header you provided implies functionality that is not implemented ("+feature+").")
+			writeS3Error(w, r, http.StatusNotImplemented, "NotImplemented", "A header you provided implies functionality that is not implemented ("+feature+").")
 			return
 		}
 	}

@@ -2,12 +2,13 @@ package faultserver
 
 import (
 	"context"
-	"encoding/xml"
 	"io"
 	"net"
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/objbench/objbench/internal/s3error"
 )
 
 // middleware applies a drawn plan to each request before and while the
@@ -34,14 +35,14 @@ func (m *middleware) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	r.Body = body
 	if s.revoked.Load() { // the keys were revoked (Server.Revoke): S3 refuses them
 		_, _ = io.Copy(io.Discard, body)
-		writeS3Error(w, http.StatusForbidden, "InvalidAccessKeyId", "The AWS Access Key Id you provided does not exist in our records.")
+		writeS3Error(w, r, http.StatusForbidden, "InvalidAccessKeyId", "The AWS Access Key Id you provided does not exist in our records.")
 		ev.Status, ev.End = http.StatusForbidden, time.Now()
 		s.record(ev)
 		return
 	}
 	if p.fault == SlowDown {
 		_, _ = io.Copy(io.Discard, body)
-		writeSlowDown(w)
+		writeSlowDown(w, r)
 		ev.Fault, ev.Status, ev.End = SlowDown, http.StatusServiceUnavailable, time.Now()
 		s.record(ev)
 		return
@@ -90,20 +91,14 @@ func (b *countingBody) Read(p []byte) (int, error) {
 
 func (b *countingBody) Close() error { return b.rc.Close() }
 
-func writeSlowDown(w http.ResponseWriter) {
+func writeSlowDown(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Retry-After", "1")
-	writeS3Error(w, http.StatusServiceUnavailable, "SlowDown", "Please reduce your request rate.")
+	writeS3Error(w, r, http.StatusServiceUnavailable, "SlowDown", "Please reduce your request rate.")
 }
 
-// writeS3Error answers in S3's XML error format.
-func writeS3Error(w http.ResponseWriter, status int, code, msg string) {
-	w.Header().Set("Content-Type", "application/xml")
-	w.WriteHeader(status)
-	_ = xml.NewEncoder(w).Encode(struct {
-		XMLName xml.Name `xml:"Error"`
-		Code    string
-		Message string
-	}{Code: code, Message: msg})
+// writeS3Error answers r in S3's XML error format.
+func writeS3Error(w http.ResponseWriter, r *http.Request, status int, code, msg string) {
+	s3error.Write(w, r, status, s3error.Body{Code: code, Message: msg, Resource: r.URL.Path})
 }
 
 // faultWriter carries out a body fault on a successful GET: it flips one

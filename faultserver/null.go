@@ -72,7 +72,7 @@ func (h *nullHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		obj, ok := h.sizes[key]
 		h.mu.Unlock()
 		if !ok {
-			writeNotFound(w)
+			writeNotFound(w, r)
 			return
 		}
 		n := obj.size
@@ -117,9 +117,7 @@ func (h *nullHandler) multipart(w http.ResponseWriter, r *http.Request, key stri
 		w.Header().Set("Content-Type", "application/xml")
 		fmt.Fprintf(w, `<InitiateMultipartUploadResult><Key>%s</Key><UploadId>%s</UploadId></InitiateMultipartUploadResult>`, html.EscapeString(key), id)
 	case !ok:
-		w.Header().Set("Content-Type", "application/xml")
-		w.WriteHeader(http.StatusNotFound)
-		_, _ = io.WriteString(w, `<Error><Code>NoSuchUpload</Code><Message>no such upload</Message></Error>`)
+		writeS3Error(w, r, http.StatusNotFound, "NoSuchUpload", "The specified upload does not exist.")
 	case r.Method == http.MethodPut:
 		n, err := strconv.Atoi(q.Get("partNumber"))
 		if err != nil || n < 1 {
@@ -149,10 +147,8 @@ func (h *nullHandler) multipart(w http.ResponseWriter, r *http.Request, key stri
 	}
 }
 
-func writeNotFound(w http.ResponseWriter) {
-	w.Header().Set("Content-Type", "application/xml")
-	w.WriteHeader(http.StatusNotFound)
-	_, _ = io.WriteString(w, `<Error><Code>NoSuchKey</Code><Message>not found</Message></Error>`)
+func writeNotFound(w http.ResponseWriter, r *http.Request) {
+	writeS3Error(w, r, http.StatusNotFound, "NoSuchKey", "The specified key does not exist.")
 }
 
 // byteRange reads a Range header of one range ("bytes=a-b", "bytes=a-",
@@ -187,9 +183,7 @@ func (h *nullHandler) deleteObjects(w http.ResponseWriter, r *http.Request, buck
 		Object []struct{ Key string }
 	}
 	if err := xml.NewDecoder(io.LimitReader(r.Body, 4<<20)).Decode(&req); err != nil {
-		w.Header().Set("Content-Type", "application/xml")
-		w.WriteHeader(http.StatusBadRequest)
-		_, _ = io.WriteString(w, `<Error><Code>MalformedXML</Code><Message>`+html.EscapeString(err.Error())+`</Message></Error>`)
+		writeS3Error(w, r, http.StatusBadRequest, "MalformedXML", err.Error())
 		return
 	}
 	var b strings.Builder

@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+
+	"github.com/objbench/objbench/internal/s3error"
 )
 
 // s3Err is an S3 error answer: the status, S3's error code and a message.
@@ -78,17 +80,6 @@ func asS3Err(err error) *s3Err {
 	return errorf(http.StatusInternalServerError, "InternalError", err.Error())
 }
 
-// errorBody is S3's XML error document.
-type errorBody struct {
-	XMLName   xml.Name `xml:"Error"`
-	Code      string
-	Message   string
-	Resource  string `xml:",omitempty"`
-	Region    string `xml:",omitempty"`
-	RequestID string `xml:"RequestId"`
-	HostID    string `xml:"HostId"`
-}
-
 // writeError answers err in S3's XML error format. A HEAD, and a 304,
 // carry no body.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
@@ -97,17 +88,8 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	for k, v := range e.header {
 		h.Set(k, v)
 	}
-	if r.Method == http.MethodHead || e.status == http.StatusNotModified {
-		w.WriteHeader(e.status)
-		return
-	}
-	body, _ := xml.Marshal(errorBody{Code: e.code, Message: e.msg, Resource: r.URL.Path, Region: e.region,
+	s3error.Write(w, r, e.status, s3error.Body{Code: e.code, Message: e.msg, Resource: r.URL.Path, Region: e.region,
 		RequestID: h.Get("X-Amz-Request-Id"), HostID: h.Get("X-Amz-Id-2")})
-	h.Set("Content-Type", "application/xml")
-	h.Set("Content-Length", strconv.Itoa(len(xml.Header)+len(body)))
-	w.WriteHeader(e.status)
-	_, _ = io.WriteString(w, xml.Header)
-	_, _ = w.Write(body)
 }
 
 // writeXML answers 200 with v as an XML document.
