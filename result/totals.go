@@ -80,7 +80,7 @@ func NewSummary(w Window) *Summary {
 
 // Add counts o, second t's record, and adds its histograms.
 func (s *Summary) Add(t int64, o *OpSecond) error {
-	tot := s.AddCounts(t, o)
+	tot := s.addCounts(t, o)
 	for k, enc := range [3]string{o.Latency, o.TTFB, o.Response} {
 		if err := s.addHist(tot, k, enc); err != nil {
 			return fmt.Errorf("second %d, op %s: %w", t, o.Op, err)
@@ -91,8 +91,11 @@ func (s *Summary) Add(t int64, o *OpSecond) error {
 
 // AddCounts counts o, second t's record, as Add does, but leaves its
 // histograms out: for a reader that sums them itself and gives them to
-// AddHistograms. It returns op's totals so far.
-func (s *Summary) AddCounts(t int64, o *OpSecond) *OpTotal {
+// AddHistograms.
+func (s *Summary) AddCounts(t int64, o *OpSecond) { s.addCounts(t, o) }
+
+// addCounts is AddCounts, returning o's op's totals so far.
+func (s *Summary) addCounts(t int64, o *OpSecond) *OpTotal {
 	tot := s.op(o.Op)
 	tot.Ops += o.Ops
 	tot.Bytes += o.Bytes
