@@ -2,13 +2,16 @@ package loadgen
 
 import (
 	"context"
+	"encoding/xml"
 	"errors"
 	"fmt"
+	"io"
 	"sync"
 
 	"github.com/objbench/objbench/internal/spill"
 	"github.com/objbench/objbench/metrics"
 	"github.com/objbench/objbench/storage"
+	"github.com/objbench/objbench/storage/retry"
 )
 
 // Cleanup deletes what a listing of the run's prefix finds, and the
@@ -42,7 +45,7 @@ func listUnder(ctx context.Context, stores []storage.Store, prefix, namespace st
 		var keys *spill.Sorter
 		var refused int64
 		var why error
-		err := retryTransient(ctx, func() error {
+		err := retry.Do(ctx, retry.Policy{Retries: cleanupTries - 1, Retryable: listRetryable}, func() error {
 			if keys != nil {
 				_ = keys.Close() // what a failed try listed
 			}
@@ -70,6 +73,24 @@ func listUnder(ctx context.Context, stores []storage.Store, prefix, namespace st
 		}
 	}
 	return l, nil
+}
+
+// listRetryable says whether a listing that failed is collected again
+// from the start: it failed in passing (a transient error), its body did
+// not parse (cut or corrupted on the way), or it named keys outside the
+// prefix, which a listing corrupted on the way names once and a store
+// that ignores prefixes names every time (after the tries, nothing of it
+// is deleted). An endless listing is not listed again.
+func listRetryable(err error) bool {
+	var stuck *storage.ListingStuckError
+	var syntax *xml.SyntaxError
+	switch {
+	case errors.As(err, &stuck):
+		return false
+	case storage.Transient(err), errors.Is(err, storage.ErrListingFault), errors.As(err, &syntax), errors.Is(err, io.ErrUnexpectedEOF):
+		return true
+	}
+	return false
 }
 
 // refusal says what of the listing cleanup will not delete, or "".

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/objbench/objbench/faultserver"
 	"github.com/objbench/objbench/internal/testenv"
@@ -111,5 +113,42 @@ func TestCleanupDeletesInBatchesFromTheListing(t *testing.T) {
 	}
 	if left := keys(t, st); strings.Join(left, ",") != ns+"c/kept,others/1" {
 		t.Errorf("left %d objects (first %q)", len(left), left[:min(len(left), 3)])
+	}
+}
+
+// onceCorrupt lists one stray key outside the prefix on its first
+// listing only, as a listing corrupted on the way does.
+type onceCorrupt struct {
+	storage.Store
+	listed atomic.Int32
+}
+
+func (s *onceCorrupt) List(ctx context.Context, prefix string, fn func(storage.ObjectInfo) error) error {
+	if s.listed.Add(1) == 1 {
+		if err := fn(storage.ObjectInfo{Key: "objbench/test-rum/corrupted/00000001", Size: 1}); err != nil {
+			return err
+		}
+	}
+	return s.Store.List(ctx, prefix, fn)
+}
+
+// A cleanup listing that names a key outside the run's prefix once (a body
+// corrupted on the way) is listed again, and the clean listing's keys are
+// deleted: the run is cleaned up, nothing outside it touched. (A store
+// that lists strays every time is refused: TestCleanupDeletesNothingWhen-
+// AListingStraysLate, and e2e TestCleanupDeletesOnlyKeysItCanProve.)
+func TestCleanupListsAgainAfterAStrayKeyOnce(t *testing.T) {
+	st := &onceCorrupt{Store: mem.New()}
+	sp := spec(workload.Stream{Name: "p", Concurrency: []int{2}, Bounds: workload.Bounds{Ops: 20, Duration: 10 * time.Second},
+		Mix: []workload.OpWeight{{Op: "put", Weight: 1}}, Size: 100, Objects: workload.KeySpace{Prefix: "p/"}})
+	out, err := loadgen.Run(context.Background(), config(t, st, sp))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !out.CleanedUp || st.listed.Load() < 2 {
+		t.Errorf("cleaned up %v (%s) after %d listings; want the listing taken again and the run cleaned", out.CleanedUp, out.CleanupNote, st.listed.Load())
+	}
+	if left := keys(t, st.Store); len(left) != 0 {
+		t.Errorf("left: %v", left)
 	}
 }
