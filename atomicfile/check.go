@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // maxLinks bounds the symbolic links followed from one path (Linux's own
@@ -120,6 +121,9 @@ func resolve(path string) (target, error) {
 		fi, err := os.Lstat(p)
 		if errors.Is(err, fs.ErrNotExist) {
 			return target{path: p, how: replace}, nil
+		}
+		if errors.Is(err, syscall.ENOTDIR) {
+			return target{}, &PathError{Path: path, Why: "cannot be written: a part of its path is a file, not a directory"}
 		}
 		if err != nil {
 			return target{}, &PathError{Path: path, Why: "cannot be read", Err: unwrapPath(err)}

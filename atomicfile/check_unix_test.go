@@ -190,3 +190,21 @@ func TestCheckMakesNothing(t *testing.T) {
 		t.Errorf("a path below a regular file passed")
 	}
 }
+
+// A path through a regular file is refused as one that cannot be written,
+// not "cannot be read: not a directory", and nothing is made.
+func TestRefusesAPathThroughAFile(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(file, "out.json")
+	err := atomicfile.Check(p)
+	if err == nil || !strings.Contains(err.Error(), p+": cannot be written: a part of its path is a file, not a directory") {
+		t.Errorf("Check(%s) = %v", p, err)
+	}
+	if b, _ := os.ReadFile(file); string(b) != "x" {
+		t.Errorf("%s changed", file)
+	}
+}

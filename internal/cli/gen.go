@@ -52,6 +52,9 @@ func newGenCommand(env Env) *cobra.Command {
 			if many.count < 1 {
 				return usagef("--count must be at least 1")
 			}
+			if err := checkOutputs(output{flag: "DIR", path: args[0], dir: true}); err != nil {
+				return err // before any file: a path through a file, a directory that takes none
+			}
 			return runGen(cmd.Context(), env, &many, args[0], func(ctx context.Context, size int64, o dataset.Options) error {
 				return dataset.WriteFiles(ctx, args[0], many.count, size, o)
 			})
@@ -65,6 +68,9 @@ func newGenCommand(env Env) *cobra.Command {
 		Args:    positional(1, 1, "the path of the file to write"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			one.count = 1
+			if err := checkOutputs(output{flag: "PATH", path: args[0]}); err != nil {
+				return err
+			}
 			return runGen(cmd.Context(), env, &one, args[0], func(ctx context.Context, size int64, o dataset.Options) error {
 				return dataset.WriteFile(ctx, args[0], size, o)
 			})

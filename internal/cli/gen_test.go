@@ -34,3 +34,18 @@ func TestGenFilesAndFile(t *testing.T) {
 		}
 	}
 }
+
+// A destination through a regular file is bad input, refused before any
+// file is written: exit 2, the argument named.
+func TestGenRefusesADestinationThroughAFile(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(f, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"gen", "files", "--count", "2", "--size", "1KiB", "-q", filepath.Join(f, "d")},
+		{"gen", "file", "--size", "1KiB", "-q", filepath.Join(f, "d")}} {
+		if code, _, errs := execute(t, nil, args...); code != 2 || !strings.Contains(errs, "a part of its path is a file, not a directory") {
+			t.Errorf("%v: exit %d, %q; want 2 naming the path", args, code, errs)
+		}
+	}
+}
