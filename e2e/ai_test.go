@@ -58,7 +58,12 @@ func TestAITrainOnTheEmbeddedServer(t *testing.T) {
 	if !strings.Contains(rep.stdout, verdict) {
 		t.Errorf("report of the file lacks the training table:\n%s", rep.stdout)
 	}
-	objbench(t, dir, nil, "compare", "r.json", "r.json").mustSucceed(t)
+	// compare sets the AI figures side by side, beside the requests.
+	cmp := objbench(t, dir, nil, "compare", "r.json", "r.json").mustSucceed(t)
+	if !strings.Contains(cmp.stdout, "AI figures (training)") || strings.Count(cmp.stdout, "cosmoflow on h100 x2") != 2 ||
+		!strings.Contains(cmp.stdout, "% +0.0 pts") {
+		t.Errorf("compare of a training run with itself:\n%s", cmp.stdout)
+	}
 
 	bad := objbench(t, dir, nil, "ai", "train", "--accelerator", "b200")
 	if bad.code != 2 || !strings.Contains(bad.stderr, `"b200"`) || !strings.Contains(bad.stderr, "--compute-time") {
@@ -132,6 +137,10 @@ func TestAICheckpointAgainstMinIOAndFiles(t *testing.T) {
 			}
 			if strings.Join(ops, ",") != "save-1,save-2,load-1,load-2" || !res.CleanedUp {
 				t.Errorf("steps %v, cleaned up %v", ops, res.CleanedUp)
+			}
+			cmp := objbench(t, dir, nil, "compare", "r.json", "r.json").mustSucceed(t)
+			if !strings.Contains(cmp.stdout, "AI figures (checkpoint)") || strings.Count(cmp.stdout, "llama3-8b, 8 ranks") != 2 {
+				t.Errorf("compare of a checkpoint run with itself:\n%s", cmp.stdout)
 			}
 		})
 	}

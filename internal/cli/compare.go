@@ -115,6 +115,9 @@ func runCompare(ctx context.Context, env Env, args, failIf []string, htmlOut str
 	if err := report.WriteComparePhases(env.Stdout, c.Labels, first); err != nil {
 		return inputError{err}
 	}
+	if err := report.WriteCompareAI(env.Stdout, c.Labels, sides); err != nil {
+		return err
+	}
 	crossed := gate.Check(thresholds)
 	for _, v := range crossed {
 		fmt.Fprintln(env.Stdout, "FAIL "+v.String(c.Labels))
