@@ -137,8 +137,12 @@ func NewTarget(st storage.Store, info result.Target) *Target {
 func (t *Target) Close(ctx context.Context) error { return t.close(ctx) }
 
 // Open resolves c to a store, checking the bucket (unless lazy) so that a
-// run never starts only to fail every op.
+// run never starts only to fail every op. note hears what Open has to say
+// (the embedded server's address); nil: silence.
 func Open(ctx context.Context, c TargetConfig, note func(string, ...any)) (*Target, error) {
+	if note == nil {
+		note = func(string, ...any) {}
+	}
 	if c.URL != "" {
 		u, err := url.Parse(c.URL)
 		if err != nil || (u.Scheme != "file" && u.Scheme != "s3") {
