@@ -302,7 +302,9 @@ func checkBucket(ctx context.Context, c TargetConfig, st *s3.Store) error {
 		ok, err = st.BucketExists(ctx)
 		return err
 	})
-	fail := func(problem string, err error) error { return &TargetError{Problem: problem, Bucket: c.Bucket, At: at, Err: err} }
+	fail := func(problem string, err error) error {
+		return &TargetError{Problem: problem, Bucket: c.Bucket, At: at, Err: err}
+	}
 	switch {
 	case errors.Is(err, storage.ErrAccessDenied):
 		return fail(ProblemDenied, err)

@@ -15,8 +15,8 @@ import (
 
 	"github.com/objbench/objbench/dataset"
 	"github.com/objbench/objbench/payload"
-	"github.com/objbench/objbench/s3server"
 	"github.com/objbench/objbench/result"
+	"github.com/objbench/objbench/s3server"
 	"github.com/objbench/objbench/storage"
 	"github.com/objbench/objbench/storage/mem"
 	"github.com/objbench/objbench/storage/s3"
