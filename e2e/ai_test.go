@@ -65,13 +65,27 @@ func TestAITrainOnTheEmbeddedServer(t *testing.T) {
 		t.Errorf("compare of a training run with itself:\n%s", cmp.stdout)
 	}
 
-	bad := objbench(t, dir, nil, "ai", "train", "--accelerator", "b200")
-	if bad.code != 2 || !strings.Contains(bad.stderr, `"b200"`) || !strings.Contains(bad.stderr, "--compute-time") {
-		t.Errorf("--accelerator b200: exit %d\n%s", bad.code, bad.stderr)
+	bad := objbench(t, dir, nil, "ai", "train", "--accelerator", "x9")
+	if bad.code != 2 || !strings.Contains(bad.stderr, `"x9"`) || !strings.Contains(bad.stderr, "b200, h100, a100, v100") ||
+		!strings.Contains(bad.stderr, "--compute-time") {
+		t.Errorf("--accelerator x9: exit %d\n%s", bad.code, bad.stderr)
 	}
 	dry := objbench(t, dir, nil, "ai", "train", "--model", "unet3d", "--accelerators", "8", "--dry-run", "--endpoint-url", "http://127.0.0.1:1", "--bucket", "b").mustSucceed(t)
 	if !strings.Contains(dry.stdout, "8 accelerators x 3 steps x 7 samples = 168 GETs") {
 		t.Errorf("dry run:\n%s", dry.stdout)
+	}
+	// MLPerf Storage v3.0's b200 files: unet3d's 7200 files, 1024 batches
+	// of 7 for 8 accelerators (128 steps each); dlrm's parquet files, 968
+	// GETs a file (by hand in profiles/ai TestDLRMLayoutAndEpochByHand).
+	for _, c := range []struct{ model, want string }{
+		{"unet3d", "8 accelerators x 128 steps x 7 samples = 7168 GETs of whole files (1.06 TB)"},
+		{"dlrm", "8 accelerators x 36864 steps x 16384 samples = 4831838208 rows, read in 991232 ranged GETs"},
+	} {
+		dry := objbench(t, dir, nil, "ai", "train", "--model", c.model, "--accelerator", "b200", "--accelerators", "8", "--dry-run",
+			"--endpoint-url", "http://127.0.0.1:1", "--bucket", "b").mustSucceed(t)
+		if !strings.Contains(dry.stdout, c.want) {
+			t.Errorf("%s on b200, dry run: want %q in\n%s", c.model, c.want, dry.stdout)
+		}
 	}
 }
 

@@ -20,8 +20,8 @@ func newAICommand(env Env) *cobra.Command {
 		Use:   "ai",
 		Short: "AI workloads on a store: emulated training (how many accelerators it feeds), checkpoints, lakehouse scans",
 		Long: `Emulate the storage side of AI work, with the parameters of MLPerf Storage's
-and DLIO's configuration files (objbench ai models lists them, with their
-sources):
+(v3.0) and DLIO's configuration files (objbench ai models lists them, with
+their sources):
 
   train       emulated accelerators read their data as DLIO's loaders do;
               accelerator utilisation (AU) per epoch, --find-max for the most
@@ -125,10 +125,10 @@ func newAIModelsCommand(env Env) *cobra.Command {
 		Args:  noArgs(),
 		RunE: func(*cobra.Command, []string) error {
 			tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "MODEL\tACCELERATOR\tFILES\tSAMPLES/FILE\tRECORD\tSTDEV\tBATCH\tTHREADS\tCOMPUTE\tAU\tSOURCE")
+			fmt.Fprintln(tw, "MODEL\tACCELERATOR\tFORMAT\tFILES\tSAMPLES/FILE\tRECORD\tSTDEV\tBATCH\tTHREADS\tCOMPUTE\tAU\tEPOCHS\tSOURCE")
 			for _, w := range ai.Catalog() {
-				fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%v\t%.2f\t%s\n", w.Model, w.Accelerator, w.Files, w.SamplesPerFile,
-					w.RecordBytes, w.RecordStdev, w.BatchSize, w.ReadThreads, w.Compute, w.AUTarget, w.Source)
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%v\t%.2f\t%d\t%s\n", w.Model, w.Accelerator, w.Format, w.Files, w.SamplesPerFile,
+					w.RecordBytes, w.RecordStdev, w.BatchSize, w.ReadThreads, w.Compute, w.AUTarget, w.Epochs, w.Source)
 			}
 			fmt.Fprintln(tw)
 			fmt.Fprintln(tw, "CHECKPOINT\tPARAMETERS\tLAYERS\tHIDDEN\tFFN\tHEADS\tKV\tTP\tPP\tZERO\tCLOSED RANKS\tSOURCE")

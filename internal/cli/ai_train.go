@@ -41,13 +41,24 @@ batches, asking for batches ahead (PyTorch's prefetch); the accelerator
 waits for each batch, computes (sleeps) the model's time per batch, and
 meets the other accelerators of this process at a barrier (DLIO's
 emulated all-reduce). Each epoch every accelerator reads its shard of a
-seeded shuffle of the data set: one sample per object (npz) is a GET of
-the object; samples inside larger objects (tfrecord) are ranged GETs.
+seeded shuffle of the data set: one sample per object (npz, jpeg) is a
+GET of the object; samples inside larger objects (tfrecord) are ranged
+GETs. Parquet data sets (flux and dlrm on b200 and mi355) are read in
+file order, as DLIO's S3 Parquet reader reads them: each read thread
+opens a file with ranged GETs of its end (the footer), then fetches each
+row group it needs once per epoch, as one ranged GET of the span of the
+columns the configuration reads. What differs from DLIO (the footer's
+size is estimated; no HEAD before the first read) is in docs/ai.md.
+
+The parameters are MLPerf Storage v3.0's (mlcommons/storage
+configs/dlio/workload, each entry naming its file and commit) for h100,
+a100, b200 and mi355, and DLIO's for v100. objbench ai models lists them.
 
 Accelerator utilisation (AU) is DLIO's: the computation time of every
 step but the first over the epoch's wall time less the first step, per
 accelerator; the epoch's AU is their mean. MLPerf Storage passes a run
-whose AU stays at or above the model's target (90%; cosmoflow 70%).
+whose AU stays at or above the model's target (90%; retinanet 85%, flux
+on h100 and a100 80%, cosmoflow and dlrm 70%).
 
 The data set lives in the store under objbench/data/NAME/ and is kept:
 --generate writes it (streamed from the payload generator), later runs
@@ -61,15 +72,16 @@ doubled while AU holds, then halved back to the edge.`,
 		Example: `  objbench ai train --generate --dataset-size 2GB --accelerators 2 --epochs 2          # embedded server
   objbench ai train --model unet3d --accelerator h100 --accelerators 8 --generate \
       --endpoint-url http://10.0.0.5:9000 --bucket train
-  objbench ai train --model unet3d --accelerator h100 --find-max --endpoint-url http://10.0.0.5:9000 --bucket train
-  objbench ai train --model resnet50 --accelerator a100 --accelerators 4 --dry-run
+  objbench ai train --model unet3d --accelerator b200 --find-max --endpoint-url http://10.0.0.5:9000 --bucket train
+  objbench ai train --model dlrm --accelerator b200 --accelerators 4 --dry-run
+  objbench ai train --model retinanet --accelerator mi355 --accelerators 2 --dataset-size 5GB --generate
   mpirun -np 4 objbench ai train --worker auto --accelerators 32 --endpoint-url http://10.0.0.5:9000 --bucket train`,
 		Args: noArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error { return runAITrain(cmd, env, o) },
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.model, "model", "unet3d", "training model: "+strings.Join(ai.Models(), ", "))
-	f.StringVar(&o.accelerator, "accelerator", "h100", "emulated accelerator: h100, a100 or v100 (any other name needs --compute-time)")
+	f.StringVar(&o.accelerator, "accelerator", "h100", "emulated accelerator: "+strings.Join(ai.Accelerators(), ", ")+" (as the model's sources give them; any other name needs --compute-time)")
 	f.IntVar(&o.accelerators, "accelerators", 1, "emulated accelerators, in all workers (with --find-max: the first count tried)")
 	f.IntVar(&o.epochs, "epochs", 0, "epochs (default: the model's, 5)")
 	f.BoolVar(&o.generate, "generate", false, "write the data set first (default on the embedded server, which starts empty)")

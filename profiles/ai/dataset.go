@@ -20,8 +20,15 @@ type Dataset struct {
 	SamplesPerFile int
 	RecordBytes    int64
 	RecordStdev    int64
+	// Format names the files' extension (Workload.Format); FileOrder
+	// reads an epoch's samples in file order (Workload.FileOrder);
+	// Parquet lays the files out as row groups (Workload.Parquet).
+	Format    string
+	FileOrder bool
+	Parquet   *Parquet
 	// Seed draws the files' sizes (from the name: the same in every run).
 	Seed uint64
+	pq   *parquetLayout
 }
 
 // minFileBytes bounds the sizes drawn for files from below: a normal
@@ -33,9 +40,13 @@ func (d Dataset) Samples() int64 { return d.Files * int64(d.SamplesPerFile) }
 
 // Key is file f's key below the data set's namespace.
 func (d Dataset) Key(f int64) string {
-	ext := "npz"
-	if d.SamplesPerFile > 1 {
+	ext := d.Format
+	switch {
+	case ext != "":
+	case d.SamplesPerFile > 1:
 		ext = "tfrecord"
+	default:
+		ext = "npz"
 	}
 	return fmt.Sprintf("train/img_%08d_of_%08d.%s", f, d.Files, ext)
 }
@@ -45,6 +56,9 @@ func (d Dataset) Key(f int64) string {
 // deviation RecordStdev seeded by (Seed, f), kept within 4 deviations
 // and at least minFileBytes.
 func (d Dataset) FileSize(f int64) int64 {
+	if d.pq != nil {
+		return d.pq.fileBytes
+	}
 	if d.RecordStdev <= 0 || d.SamplesPerFile > 1 {
 		return d.RecordBytes * int64(d.SamplesPerFile)
 	}
@@ -67,10 +81,16 @@ func (d Dataset) Bytes() int64 {
 }
 
 // FileBytes is a file's mean size.
-func (d Dataset) FileBytes() int64 { return d.RecordBytes * int64(d.SamplesPerFile) }
+func (d Dataset) FileBytes() int64 {
+	if d.pq != nil {
+		return d.pq.fileBytes
+	}
+	return d.RecordBytes * int64(d.SamplesPerFile)
+}
 
 // Read is the op that reads sample s: its whole file (one sample per
-// file), or its record's bytes.
+// file), or its record's bytes (parquet samples are read by a
+// sampleReader, by row group).
 func (d Dataset) Read(s int64) loadgen.ScriptOp {
 	f := s / int64(d.SamplesPerFile)
 	if d.SamplesPerFile == 1 {

@@ -34,7 +34,7 @@ func (s *searchScript) Run(stop context.Context, iss []*loadgen.Issuer) error {
 	lo, hi := 0, 0 // the most that kept the target, the fewest that did not (0: none yet)
 	a := max(s.fm.Start, 1)
 	for {
-		deal := roundBatches{n: s.ds.Samples(), seed: s.seed, accels: a, batch: s.w.BatchSize}
+		deal := roundBatches{ds: s.ds, seed: s.seed, accels: a, batch: s.w.BatchSize}
 		recs := runLoaders(stop, s.w, s.ds, deal, s.fm.RoundSteps, 0, a, iss[:a*s.w.ReadThreads])
 		if stop.Err() != nil {
 			s.note = "find-max: stopped before the search ended (time limit or interrupt); the round cut short is left out"

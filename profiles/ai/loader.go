@@ -17,19 +17,17 @@ type batches interface {
 }
 
 // epochBatches are the batches of one epoch as DLIO deals them: the
-// epoch's shuffle (seeded by seed and the epoch) cut into one shard per
+// epoch's order (seeded by seed and the epoch) cut into one shard per
 // accelerator, read in whole batches.
 type epochBatches struct {
 	n      int64
-	seed   uint64
-	epoch  int
 	accels int
 	batch  int
-	p      perm
+	o      order
 }
 
-func newEpochBatches(n int64, seed uint64, epoch, accels, batch int) *epochBatches {
-	return &epochBatches{n: n, seed: seed, epoch: epoch, accels: accels, batch: batch, p: newPerm(uint64(n), seed, epoch)}
+func newEpochBatches(ds Dataset, seed uint64, epoch, accels, batch int) *epochBatches {
+	return &epochBatches{n: ds.Samples(), accels: accels, batch: batch, o: newOrder(ds, seed, epoch)}
 }
 
 // steps is how many batches each accelerator computes in the epoch.
@@ -40,32 +38,33 @@ func (e *epochBatches) steps() int {
 func (e *epochBatches) fill(g, k int, dst []int64) {
 	sh := ShardOf(e.n, g, e.accels, e.batch)
 	for i := range dst {
-		dst[i] = int64(e.p.at(uint64(sh.From + int64(k*e.batch+i))))
+		dst[i] = e.o.at(sh.From + int64(k*e.batch+i))
 	}
 }
 
 // roundBatches deal the samples of epoch after epoch (each its own
-// shuffle) batch by batch to the accelerators in turn: batch k of
+// order) batch by batch to the accelerators in turn: batch k of
 // accelerator g is the (k*accels+g)-th batch of that endless sequence.
 // A --find-max round reads as many batches as it needs, whatever the
 // data set's size and the accelerators' number.
 type roundBatches struct {
-	n      int64
+	ds     Dataset
 	seed   uint64
 	accels int
 	batch  int
 }
 
 func (r roundBatches) fill(g, k int, dst []int64) {
+	n := r.ds.Samples()
 	base := (int64(k)*int64(r.accels) + int64(g)) * int64(r.batch)
-	var p perm
+	var o order
 	cur := -1
 	for i := range dst {
 		pos := base + int64(i)
-		if e := int(pos/r.n) + 1; e != cur {
-			p, cur = newPerm(uint64(r.n), r.seed, e), e
+		if e := int(pos/n) + 1; e != cur {
+			o, cur = newOrder(r.ds, r.seed, e), e
 		}
-		dst[i] = int64(p.at(uint64(pos % r.n)))
+		dst[i] = o.at(pos % n)
 	}
 }
 
@@ -156,18 +155,22 @@ func (l *loader) run(ctx context.Context) result.Loader {
 }
 
 // thread is one read thread: it reads each batch it is given, sample by
-// sample, and hands it over.
+// sample (through its own sampleReader, as each of DLIO's reader
+// threads has its own reader), and hands it over.
 func (l *loader) thread(ctx context.Context, is *loadgen.Issuer, in <-chan batchJob, out chan<- batchDone) {
+	rd := newSampleReader(l.ds)
 	for job := range in {
 		var d batchDone
 		for _, s := range job.samples {
 			if ctx.Err() != nil {
 				break
 			}
-			n, err := is.Do(l.ds.Read(s))
-			d.bytes += n
-			if err != nil {
-				d.errors++
+			for _, op := range rd.reads(s) {
+				n, err := is.Do(op)
+				d.bytes += n
+				if err != nil {
+					d.errors++
+				}
 			}
 		}
 		out <- d

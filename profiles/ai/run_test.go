@@ -15,9 +15,9 @@ import (
 	"github.com/objbench/objbench/storage/mem"
 )
 
-// readLog is a mem store that notes every GET: its key and range.
+// readLog is a store that notes every GET: its key and range.
 type readLog struct {
-	*mem.Store
+	storage.Store
 	mu    sync.Mutex
 	reads []read
 }
@@ -261,8 +261,8 @@ func TestPlansValidateAndBadInputIsNamed(t *testing.T) {
 	if err != nil || len(p.Spec.Validate()) > 0 || p.Spec.Dataset != "ai-unet3d-168f" || p.Check == nil {
 		t.Errorf("unet3d x4: %v, dataset %q", err, p.Spec.Dataset)
 	}
-	if _, err := ai.Lookup("unet3d", "b200"); err == nil || !strings.Contains(err.Error(), "h100") {
-		t.Errorf("b200: %v", err)
+	if _, err := ai.Lookup("unet3d", "mi355"); err == nil || !strings.Contains(err.Error(), "b200, h100, a100, v100") {
+		t.Errorf("unet3d on mi355: %v", err)
 	}
 	m, _ := ai.LookupLLM("llama3-70b")
 	if _, err := ai.Checkpoints(ai.CheckpointConfig{Model: m, Ranks: 12}); err == nil || !strings.Contains(err.Error(), "ranks 12") {

@@ -43,6 +43,31 @@ func (p perm) at(i uint64) uint64 {
 	}
 }
 
+// order is an epoch's order of a data set's samples: a seeded shuffle of
+// all samples (DLIO's sample_shuffle: seed), or, with files only
+// shuffled (file_shuffle alone), the shuffled files' samples each file's
+// in order.
+type order struct {
+	p   perm
+	spf int64 // samples per file when files only are shuffled, else 0
+}
+
+// newOrder is epoch's order of ds's samples.
+func newOrder(ds Dataset, seed uint64, epoch int) order {
+	if ds.FileOrder {
+		return order{p: newPerm(uint64(ds.Files), seed, epoch), spf: int64(ds.SamplesPerFile)}
+	}
+	return order{p: newPerm(uint64(ds.Samples()), seed, epoch)}
+}
+
+// at is the sample at position i of the epoch.
+func (o order) at(i int64) int64 {
+	if o.spf > 0 {
+		return int64(o.p.at(uint64(i/o.spf)))*o.spf + i%o.spf
+	}
+	return int64(o.p.at(uint64(i)))
+}
+
 // mix64 is SplitMix64's finalizer: every input bit moves every output bit.
 func mix64(x uint64) uint64 {
 	x ^= x >> 30

@@ -49,14 +49,15 @@ func TestPermIsASeededReproduciblePermutation(t *testing.T) {
 // the data set, and each shard is whole batches.
 func TestShardsCoverTheEpochOnce(t *testing.T) {
 	cases := []struct {
-		n             int64
+		n, spf        int64 // spf > 1: files of spf samples, shuffled in file order
 		accels, batch int
 		read          int64
 	}{
-		{168, 1, 7, 168}, {168, 4, 7, 168}, {168, 5, 7, 140}, {1000, 3, 4, 996}, {10, 3, 2, 6},
+		{168, 1, 1, 7, 168}, {168, 1, 4, 7, 168}, {168, 1, 5, 7, 140}, {1000, 1, 3, 4, 996}, {10, 1, 3, 2, 6}, {60, 6, 3, 4, 60}, {60, 6, 4, 4, 48},
 	}
 	for _, c := range cases {
-		deal := newEpochBatches(c.n, 9, 2, c.accels, c.batch)
+		ds := Dataset{Files: c.n / c.spf, SamplesPerFile: int(c.spf), FileOrder: c.spf > 1}
+		deal := newEpochBatches(ds, 9, 2, c.accels, c.batch)
 		seen := map[int64]int{}
 		for g := range c.accels {
 			buf := make([]int64, c.batch)
@@ -83,7 +84,7 @@ func TestShardsCoverTheEpochOnce(t *testing.T) {
 // A find-max round deals whole epochs batch by batch: the first n/batch
 // batches (in the accelerators' turn) are one epoch, each sample once.
 func TestRoundBatchesDealWholeEpochs(t *testing.T) {
-	r := roundBatches{n: 12, seed: 5, accels: 3, batch: 2}
+	r := roundBatches{ds: Dataset{Files: 12, SamplesPerFile: 1}, seed: 5, accels: 3, batch: 2}
 	seen := map[int64]int{}
 	buf := make([]int64, 2)
 	for k := range 2 { // 2 batches x 3 accelerators x 2 samples = 12: one epoch
@@ -101,5 +102,24 @@ func TestRoundBatchesDealWholeEpochs(t *testing.T) {
 	p2 := newPerm(12, 5, 2)
 	if buf[0] != int64(p2.at(0)) || buf[1] != int64(p2.at(1)) {
 		t.Errorf("the second epoch's first batch is %v, want its shuffle's first two (%d, %d)", buf, p2.at(0), p2.at(1))
+	}
+}
+
+// With files only shuffled (the parquet configurations), an epoch reads
+// the files in a seeded order and each file's samples one after another,
+// in the file's order.
+func TestFileOrderReadsEachFileInOrder(t *testing.T) {
+	ds := Dataset{Files: 7, SamplesPerFile: 5, FileOrder: true}
+	o := newOrder(ds, 3, 1)
+	files := map[int64]bool{}
+	for i := int64(0); i < 35; i++ {
+		s := o.at(i)
+		if s%5 != i%5 || (i%5 > 0 && s != o.at(i-1)+1) {
+			t.Fatalf("position %d holds sample %d: want file order", i, s)
+		}
+		files[s/5] = true
+	}
+	if len(files) != 7 || o.at(0) == newOrder(ds, 3, 2).at(0) && o.at(5) == newOrder(ds, 3, 2).at(5) {
+		t.Errorf("%d files, or epochs 1 and 2 start alike", len(files))
 	}
 }

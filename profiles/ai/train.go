@@ -58,8 +58,12 @@ func NewDataset(w Workload, files int64, name string) Dataset {
 	if name == "" {
 		name = fmt.Sprintf("ai-%s-%df", w.Model, files)
 	}
-	return Dataset{Name: name, Files: files, SamplesPerFile: w.SamplesPerFile, RecordBytes: w.RecordBytes,
-		RecordStdev: w.RecordStdev, Seed: datasetSeed(name)}
+	ds := Dataset{Name: name, Files: files, SamplesPerFile: w.SamplesPerFile, RecordBytes: w.RecordBytes,
+		RecordStdev: w.RecordStdev, Format: w.Format, FileOrder: w.FileOrder, Parquet: w.Parquet, Seed: datasetSeed(name)}
+	if w.Parquet != nil {
+		ds.pq = newParquetLayout(w.Parquet, int64(w.SamplesPerFile))
+	}
+	return ds
 }
 
 // datasetSeed seeds a data set's layout from its name (FNV-1a).
@@ -125,7 +129,10 @@ func Train(c TrainConfig) (*Plan, error) {
 	}
 	p := newPlan(workload.Spec{Name: fmt.Sprintf("ai train %s on %s", w.Model, w.Accelerator), Dataset: ds.Name})
 	inside := fmt.Sprintf("%d samples of %d bytes each", ds.SamplesPerFile, ds.RecordBytes)
-	if ds.SamplesPerFile == 1 {
+	switch {
+	case ds.pq != nil:
+		inside = fmt.Sprintf("%d rows of %d bytes each", ds.SamplesPerFile, ds.RecordBytes)
+	case ds.SamplesPerFile == 1:
 		inside = fmt.Sprintf("one sample each, %d bytes on average", ds.RecordBytes)
 	}
 	p.line("data set %s: %d files of %s (%s), %s in all, under %s", ds.Name, ds.Files,
@@ -141,7 +148,11 @@ func Train(c TrainConfig) (*Plan, error) {
 	}
 	stream := workload.Stream{Name: "train", Mix: []workload.OpWeight{read}, Objects: workload.KeySpace{Prefix: "train/", Count: int(ds.Files)},
 		Data: workload.Data{Verify: c.Verify}}
-	if ds.SamplesPerFile > 1 {
+	switch {
+	case ds.pq != nil:
+		stream.Size, stream.RangeSize = ds.FileBytes(), ds.pq.groupRange(0).Length
+		p.line("%s", parquetLine(ds))
+	case ds.SamplesPerFile > 1:
 		stream.Size, stream.RangeSize = ds.FileBytes(), ds.RecordBytes
 	}
 	p.line("each accelerator: %d read threads, %d batches asked for ahead, batches of %d samples, %v of computation a batch; AU target %.0f%% (%s)",
@@ -177,6 +188,11 @@ func planEpochs(p *Plan, c TrainConfig, ds Dataset, stream workload.Stream) {
 	reads := int64(c.Accelerators) * steps * int64(w.BatchSize)
 	stream.Concurrency = []int{c.Accelerators * w.ReadThreads}
 	stream.Bounds = workload.Bounds{Ops: reads, Duration: c.MaxTime}
+	var pqReqs, pqBytes int64
+	if ds.pq != nil { // requests, not samples: a row group's GET reads many
+		pqReqs, pqBytes = parquetEpoch(ds, c.Seed, 1, c.Accelerators, w.BatchSize, w.ReadThreads)
+		stream.Bounds.Ops = pqReqs
+	}
 	for e := 1; e <= c.Epochs; e++ {
 		name := fmt.Sprintf("epoch-%d", e)
 		p.Spec.Stages = append(p.Spec.Stages, workload.Stage{Name: name, Kind: workload.KindMain, Streams: []workload.Stream{stream}})
@@ -184,12 +200,22 @@ func planEpochs(p *Plan, c TrainConfig, ds Dataset, stream workload.Stream) {
 			return &epochScript{w: w, ds: ds, seed: c.Seed, epoch: e, accels: c.Accelerators, lo: int(lo), hi: int(hi)}
 		})
 	}
-	req := "GETs of whole files"
-	if ds.SamplesPerFile > 1 {
-		req = fmt.Sprintf("ranged GETs of %d bytes", ds.RecordBytes)
+	order := "shuffle seed"
+	if ds.FileOrder {
+		order = "files shuffled (samples in file order), seed"
 	}
-	p.line("%d epochs, each: %d accelerators x %d steps x %d samples = %d %s (%s); shuffle seed %d",
-		c.Epochs, c.Accelerators, steps, w.BatchSize, reads, req, sizeText(readBytes(ds, reads)), c.Seed)
+	switch {
+	case ds.pq != nil:
+		p.line("%d epochs, each: %d accelerators x %d steps x %d samples = %d rows, read in %d ranged GETs (%s; epoch 1's count); %s %d",
+			c.Epochs, c.Accelerators, steps, w.BatchSize, reads, pqReqs, sizeText(pqBytes), order, c.Seed)
+	default:
+		req := "GETs of whole files"
+		if ds.SamplesPerFile > 1 {
+			req = fmt.Sprintf("ranged GETs of %d bytes", ds.RecordBytes)
+		}
+		p.line("%d epochs, each: %d accelerators x %d steps x %d samples = %d %s (%s); %s %d",
+			c.Epochs, c.Accelerators, steps, w.BatchSize, reads, req, sizeText(readBytes(ds, reads)), order, c.Seed)
+	}
 	if left := ds.Samples() - reads; left > 0 {
 		p.line("each epoch leaves %d samples out: the accelerators' shards hold whole batches only", left)
 	}

@@ -25,7 +25,7 @@ type epochScript struct {
 func (s *epochScript) Issuers() int { return (s.hi - s.lo) * s.w.ReadThreads }
 
 func (s *epochScript) deal() *epochBatches {
-	return newEpochBatches(s.ds.Samples(), s.seed, s.epoch, s.accels, s.w.BatchSize)
+	return newEpochBatches(s.ds, s.seed, s.epoch, s.accels, s.w.BatchSize)
 }
 
 func (s *epochScript) Run(stop context.Context, iss []*loadgen.Issuer) error {
