@@ -12,7 +12,10 @@ import (
 // DLIO's own for what MLPerf Storage does not have (v100).
 const (
 	mlperfRepo = "mlcommons/storage"
-	dlioRepo   = "argonne-lcf/dlio_benchmark@e1919d7b6ccf (2026-06-17)"
+	// mlperfV2 is the MLPerf Storage release the checkpoint models were
+	// read from.
+	mlperfV2 = mlperfRepo + "@caa90c9c7d6a (v2.0, 2025-06-13)"
+	dlioRepo = "argonne-lcf/dlio_benchmark@e1919d7b6ccf (2026-06-17)"
 )
 
 // DefaultPrefetch is DLIO's reader.prefetch_size default (utils/config.py);

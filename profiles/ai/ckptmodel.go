@@ -31,7 +31,7 @@ func llama(name, file string, layers, hidden, ffn, heads, kv int64, tp, pp, zero
 	return LLM{Name: name, Layers: layers, Hidden: hidden, FFN: ffn, Heads: heads, KVHeads: kv, Vocab: 128256,
 		Tensor: tp, Pipeline: pp, Zero: zero, ModelBytes: 2, OptimizerBytes: 4, ClosedRanks: closed,
 		Writes: 10, Reads: 10, Interval: 5 * time.Second,
-		Source: mlperfRepo + " configs/dlio/workload/" + file + " (CLOSED ranks: mlpstorage/config.py LLM_ALLOWED_VALUES)"}
+		Source: mlperfV2 + " configs/dlio/workload/" + file + " (CLOSED ranks: mlpstorage/config.py LLM_ALLOWED_VALUES)"}
 }
 
 // llms are MLPerf Storage's checkpointing models: fp16 model, fp32
