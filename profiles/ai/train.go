@@ -135,7 +135,7 @@ func Train(c TrainConfig) (*Plan, error) {
 	case ds.SamplesPerFile == 1:
 		inside = fmt.Sprintf("one sample each, %d bytes on average", ds.RecordBytes)
 	}
-	p.line("data set %s: %d files of %s (%s), %s in all, under %s", ds.Name, ds.Files,
+	p.line("data set %s: %s of %s (%s), %s in all, under %s", ds.Name, nOf(ds.Files, "file"),
 		sizeText(ds.FileBytes()), inside, sizeText(ds.Bytes()), workload.DatasetNamespace(ds.Name))
 	if c.Generate {
 		planGenerate(p, c, ds)
@@ -206,15 +206,15 @@ func planEpochs(p *Plan, c TrainConfig, ds Dataset, stream workload.Stream) {
 	}
 	switch {
 	case ds.pq != nil:
-		p.line("%d epochs, each: %d accelerators x %d steps x %d samples = %d rows, read in %d ranged GETs (%s; epoch 1's count); %s %d",
-			c.Epochs, c.Accelerators, steps, w.BatchSize, reads, pqReqs, sizeText(pqBytes), order, c.Seed)
+		p.line("%s, each: %s x %d steps x %d samples = %d rows, read in %d ranged GETs (%s; epoch 1's count); %s %d",
+			nOf(int64(c.Epochs), "epoch"), nOf(int64(c.Accelerators), "accelerator"), steps, w.BatchSize, reads, pqReqs, sizeText(pqBytes), order, c.Seed)
 	default:
 		req := "GETs of whole files"
 		if ds.SamplesPerFile > 1 {
 			req = fmt.Sprintf("ranged GETs of %d bytes", ds.RecordBytes)
 		}
-		p.line("%d epochs, each: %d accelerators x %d steps x %d samples = %d %s (%s); %s %d",
-			c.Epochs, c.Accelerators, steps, w.BatchSize, reads, req, sizeText(readBytes(ds, reads)), order, c.Seed)
+		p.line("%s, each: %s x %d steps x %d samples = %d %s (%s); %s %d",
+			nOf(int64(c.Epochs), "epoch"), nOf(int64(c.Accelerators), "accelerator"), steps, w.BatchSize, reads, req, sizeText(readBytes(ds, reads)), order, c.Seed)
 	}
 	if left := ds.Samples() - reads; left > 0 {
 		p.line("each epoch leaves %d samples out: the accelerators' shards hold whole batches only", left)
@@ -262,4 +262,12 @@ func sizeText(b int64) string {
 		return fmt.Sprintf("%.1f kB", float64(b)/k)
 	}
 	return fmt.Sprintf("%d B", b)
+}
+
+// nOf is n and the noun, plural unless n is 1: "1 epoch", "5 epochs".
+func nOf(n int64, noun string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
