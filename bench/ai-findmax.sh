@@ -4,7 +4,9 @@
 # `objbench server --null` (keeps only sizes, answers GETs with zeros),
 # the client and the server each pinned to their own cores (taskset), so
 # the answer is the client's: what N client cores can keep at the AU
-# target, whatever the store.
+# target, whatever the store. Give the server at least the client's
+# cores: each search's last line says how busy the client's cores were,
+# and a client well under 100% was held back by the server, not itself.
 # Usage: bench/ai-findmax.sh CLIENT-CPUS SERVER-CPUS [MODEL/ACCELERATOR ...]
 #   bench/ai-findmax.sh 0-7 8-15 unet3d/b200 retinanet/b200
 # OBJBENCH_BIN measures another build; OBJBENCH_FINDMAX_SIZE (default
@@ -35,14 +37,16 @@ for m in "${models[@]}"; do
     --dataset-size "${OBJBENCH_FINDMAX_SIZE:-40GB}" --max-accelerators "${OBJBENCH_FINDMAX_MAX:-64}" \
     --round-steps "${OBJBENCH_FINDMAX_STEPS:-20}" --endpoint-url "http://127.0.0.1:$port" --bucket train \
     -q -o "$work/$model-$acc.json" 2>&1 | grep -v '^warning: the data set' || true
-  python3 - "$work/$model-$acc.json" <<'PY'
+  python3 - "$work/$model-$acc.json" "$ccpus" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
+cores = sum(int(b) - int(a) + 1 for a, _, b in (p.partition("-") if "-" in p else (p, "", p) for p in sys.argv[2].split(",")))
 for st in r["steps"]:
     if st.get("training") and st.get("cpu_user_ns") is not None:
         cpu = (st["cpu_user_ns"] + st["cpu_sys_ns"]) / 1e9
         byt = sum(t["bytes"] for s in st["streams"] for t in s["totals"])
         wall = st["elapsed_ns"] / 1e9
-        print(f"  {st['stage']}: {byt/2**30:.1f} GiB read in {wall:.1f} s, client CPU {cpu:.1f} s: {byt/2**30/cpu:.2f} GiB per CPU-second")
+        print(f"  {st['stage']}: {byt/2**30:.1f} GiB read in {wall:.1f} s, client CPU {cpu:.1f} s: {byt/2**30/cpu:.2f} GiB per CPU-second; "
+              f"the client's {cores} core(s) {100*cpu/wall/cores:.0f}% busy")
 PY
 done
