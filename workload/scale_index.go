@@ -71,35 +71,31 @@ func indexPoints(pts []int64, sel Selector) []int64 {
 
 // indexScales is the scale of every naming of sp's numbered objects.
 func (sp Spec) indexScales(f float64) map[string]*indexScale {
-	pts := map[string][]int64{}
-	add := func(k KeySpace) {
-		if k.Index != nil {
-			pts[k.naming()] = indexPoints(pts[k.naming()], *k.Index)
+	return sp.selectorScales(f, func(k KeySpace) (string, *Selector) {
+		if k.Index == nil {
+			return "", nil
 		}
-	}
-	for _, st := range sp.Stages {
-		for _, s := range st.Streams {
-			add(s.Objects)
-			for _, m := range s.Mix {
-				if m.Objects != nil {
-					add(*m.Objects)
-				}
-			}
-		}
-	}
-	out := map[string]*indexScale{}
-	for k, p := range pts {
-		out[k] = newIndexScale(p, f)
-	}
-	return out
+		return k.naming(), k.Index
+	})
 }
 
 // containerScales is the scale of every naming of COSBench's containers.
 func (sp Spec) containerScales(f float64) map[string]*indexScale {
+	return sp.selectorScales(f, func(k KeySpace) (string, *Selector) {
+		if k.Containers == nil {
+			return "", nil
+		}
+		return k.Containers.naming(), &k.Containers.Numbers
+	})
+}
+
+// selectorScales scales, per naming, the selectors that pick finds in
+// every key space of sp (a stream's and its mix's).
+func (sp Spec) selectorScales(f float64, pick func(KeySpace) (string, *Selector)) map[string]*indexScale {
 	pts := map[string][]int64{}
 	add := func(k KeySpace) {
-		if c := k.Containers; c != nil {
-			pts[c.naming()] = indexPoints(pts[c.naming()], c.Numbers)
+		if name, sel := pick(k); sel != nil {
+			pts[name] = indexPoints(pts[name], *sel)
 		}
 	}
 	for _, st := range sp.Stages {
