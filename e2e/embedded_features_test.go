@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/objbench/objbench/internal/testenv"
 	"github.com/objbench/objbench/report"
 	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/storage"
@@ -122,7 +123,7 @@ func TestServerRefusesAsS3(t *testing.T) {
 	ctx := context.Background()
 	data := bytes.Repeat([]byte("objbench"), 1000)
 	for _, alg := range append(storage.Checksums(), storage.ChecksumMD5) {
-		_, err := st.Put(ctx, "sum-"+string(alg), &flipping{r: bytes.NewReader(data)}, int64(len(data)), storage.PutOptions{Checksum: alg})
+		_, err := st.Put(ctx, "sum-"+string(alg), testenv.NewFlipping(data), int64(len(data)), storage.PutOptions{Checksum: alg})
 		if !errors.Is(err, storage.ErrChecksum) || !strings.Contains(err.Error(), "BadDigest") {
 			t.Errorf("%s: a body that is not its checksum's: %v, want BadDigest", alg, err)
 		}
@@ -166,26 +167,4 @@ func serverStore(t *testing.T, env []string, endpoint string) *s3.Store {
 	}
 	t.Cleanup(func() { st.Close() })
 	return st
-}
-
-// flipping is a seekable body whose bytes change once it has been
-// rewound: hashed before sending, it sends other bytes than it hashed.
-type flipping struct {
-	r       *bytes.Reader
-	rewound bool
-}
-
-func (f *flipping) Read(p []byte) (int, error) {
-	n, err := f.r.Read(p)
-	if f.rewound && n > 0 {
-		p[0] ^= 0xff
-	}
-	return n, err
-}
-
-func (f *flipping) Seek(off int64, whence int) (int64, error) {
-	if whence == 0 {
-		f.rewound = true
-	}
-	return f.r.Seek(off, whence)
 }

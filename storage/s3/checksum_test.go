@@ -108,29 +108,6 @@ func checkChecksumPut(t *testing.T, s *s3.Store, algo storage.Checksum, trailer 
 	}
 }
 
-// flipping is a seekable body whose bytes change once it has been
-// rewound: hashed before sending, it sends other bytes than it hashed (a
-// corruption on the way), which the target must refuse.
-type flipping struct {
-	r       *bytes.Reader
-	rewound bool
-}
-
-func (f *flipping) Read(p []byte) (int, error) {
-	n, err := f.r.Read(p)
-	if f.rewound && n > 0 {
-		p[0] ^= 0xff
-	}
-	return n, err
-}
-
-func (f *flipping) Seek(off int64, whence int) (int64, error) {
-	if whence == io.SeekStart {
-		f.rewound = true
-	}
-	return f.r.Seek(off, whence)
-}
-
 // A payload that differs from its checksum is refused, by MinIO and the
 // embedded server, for every flexible checksum and MD5.
 func TestChecksumMismatchRefused(t *testing.T) {
@@ -148,7 +125,7 @@ func TestChecksumMismatchRefused(t *testing.T) {
 		for _, algo := range storage.Checksums() {
 			t.Run(name+"/"+string(algo), func(t *testing.T) {
 				data := payload(5000)
-				_, err := s.Put(context.Background(), "bad", &flipping{r: bytes.NewReader(data)}, int64(len(data)), storage.PutOptions{Checksum: algo})
+				_, err := s.Put(context.Background(), "bad", testenv.NewFlipping(data), int64(len(data)), storage.PutOptions{Checksum: algo})
 				if !errors.Is(err, storage.ErrChecksum) || storage.ErrorClass(err) != storage.ClassChecksum {
 					t.Fatalf("PUT of bytes that differ from their checksum: %v (class %s), want a checksum error", err, storage.ErrorClass(err))
 				}
