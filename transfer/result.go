@@ -58,6 +58,3 @@ func (l *latencies) record(h *hdr.Histogram, d time.Duration) {
 	_ = h.RecordValue(max(1, d.Microseconds())) // clamped range: cannot fail
 	l.mu.Unlock()
 }
-
-// encode is h in a result file's form ("" when empty).
-func encode(h *hdr.Histogram) string { return result.EncodeHistogram(h) }

@@ -91,10 +91,10 @@ func Run(ctx context.Context, st storage.Store, p *Plan, o Options) (*Result, er
 	close(stop)
 	_ = sweep.Wait()
 	secs, _ := r.reqs.series.Finish()
-	res := &Result{Start: start, Seconds: secs, Phases: r.reqs.series.Phases(), PartLatency: encode(r.lat.part), Written: r.written,
+	res := &Result{Start: start, Seconds: secs, Phases: r.reqs.series.Phases(), PartLatency: result.EncodeHistogram(r.lat.part), Written: r.written,
 		Transfer: result.Transfer{Download: p.Download, PlanObjects: p.Objects(), PlanBytes: p.Bytes(),
 			Objects: r.objects.Load(), Bytes: r.bytes.Load(), Parts: r.parts.Load(), Retries: r.retries.Load(), Wall: wall,
-			PartSize: o.PartSize, PartConcurrency: o.PartConcurrency, Workers: o.Workers, ObjectLatency: encode(r.lat.object)}}
+			PartSize: o.PartSize, PartConcurrency: o.PartConcurrency, Workers: o.Workers, ObjectLatency: result.EncodeHistogram(r.lat.object)}}
 	return res, err
 }
 
