@@ -75,48 +75,59 @@ func (r *reader) openConns() int {
 	}
 	inodes := map[uint64]bool{}
 	for _, t := range targets {
-		if s, ok := strings.CutPrefix(t, "socket:["); ok {
-			if n, err := strconv.ParseUint(strings.TrimSuffix(s, "]"), 10, 64); err == nil {
-				inodes[n] = true
-			}
+		if n, ok := socketInode(t); ok {
+			inodes[n] = true
 		}
 	}
 	if len(inodes) == 0 {
 		return 0
 	}
 	n := 0
-	for _, file := range []string{"tcp", "tcp6"} {
-		n += countEstablished(filepath.Join(r.procRoot, "net", file), inodes, r.conns)
-	}
+	tcpSockets(r.procRoot, stEstablished, func(_, remote string, inode uint64) {
+		if ip, port, ok := parseSockAddr(remote); ok && inodes[inode] && r.conns.match(ip, port) {
+			n++
+		}
+	})
 	return n
 }
 
-// countEstablished counts the lines of /proc/net/tcp{,6} that are
-// established connections of the given sockets that f selects. It parses
-// the file itself: procfs deprecated its reader in favour of netlink,
-// which this once-a-second count does not need.
-func countEstablished(path string, inodes map[uint64]bool, f ConnFilter) int {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return 0
-	}
-	const established = "01"
-	n := 0
-	for _, line := range strings.Split(string(b), "\n")[1:] {
-		// sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
-		fs := strings.Fields(line)
-		if len(fs) < 10 || fs[3] != established {
+// The kernel's TCP states in /proc/net/tcp's st column.
+const (
+	stEstablished = "01"
+	stListen      = "0A"
+)
+
+// tcpSockets calls fn with the local and remote address and the inode of
+// every socket of /proc/net/tcp{,6} in state. It parses the files itself:
+// procfs deprecated its reader in favour of netlink, which a count once a
+// second does not need.
+func tcpSockets(procRoot, state string, fn func(local, remote string, inode uint64)) {
+	for _, file := range []string{"tcp", "tcp6"} {
+		b, err := os.ReadFile(filepath.Join(procRoot, "net", file))
+		if err != nil {
 			continue
 		}
-		inode, err := strconv.ParseUint(fs[9], 10, 64)
-		if err != nil || !inodes[inode] {
-			continue
-		}
-		if ip, port, ok := parseSockAddr(fs[2]); ok && f.match(ip, port) {
-			n++
+		for _, line := range strings.Split(string(b), "\n")[1:] {
+			// sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
+			fs := strings.Fields(line)
+			if len(fs) < 10 || fs[3] != state {
+				continue
+			}
+			if inode, err := strconv.ParseUint(fs[9], 10, 64); err == nil {
+				fn(fs[1], fs[2], inode)
+			}
 		}
 	}
-	return n
+}
+
+// socketInode is the inode of a descriptor's target "socket:[12345]".
+func socketInode(target string) (uint64, bool) {
+	s, ok := strings.CutPrefix(target, "socket:[")
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(strings.TrimSuffix(s, "]"), 10, 64)
+	return n, err == nil
 }
 
 // parseSockAddr reads "0100007F:1F90": the address as 32-bit words in the

@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"path/filepath"
 	"strconv"
-	"strings"
 
 	"github.com/prometheus/procfs"
 
@@ -30,33 +28,17 @@ type (
 	ProcessCPU  = result.ProcessCPU
 )
 
-const tcpListen = "0A" // the kernel's TCP_LISTEN in /proc/net/tcp's st column
-
 // listeningInodes are the inodes of the sockets in LISTEN state on f's
 // port whose local address can receive connections to f.IP: that address
 // itself, the wildcard, or any loopback address for a loopback f.IP. A nil
 // f.IP (a host name) accepts every address.
 func listeningInodes(procRoot string, f ConnFilter) map[uint64]string {
 	out := map[uint64]string{}
-	for _, file := range []string{"tcp", "tcp6"} {
-		b, err := os.ReadFile(filepath.Join(procRoot, "net", file))
-		if err != nil {
-			continue
+	tcpSockets(procRoot, stListen, func(local, _ string, inode uint64) {
+		if ip, port, ok := parseSockAddr(local); ok && inode != 0 && port == uint64(f.Port) && accepts(ip, f.IP) {
+			out[inode] = net.JoinHostPort(ip.String(), strconv.FormatUint(port, 10))
 		}
-		for _, line := range strings.Split(string(b), "\n")[1:] {
-			fs := strings.Fields(line)
-			if len(fs) < 10 || fs[3] != tcpListen {
-				continue
-			}
-			ip, port, ok := parseSockAddr(fs[1])
-			if !ok || port != uint64(f.Port) || !accepts(ip, f.IP) {
-				continue
-			}
-			if inode, err := strconv.ParseUint(fs[9], 10, 64); err == nil && inode != 0 {
-				out[inode] = net.JoinHostPort(ip.String(), strconv.FormatUint(port, 10))
-			}
-		}
-	}
+	})
 	return out
 }
 
@@ -99,13 +81,9 @@ func findListener(fs procfs.FS, procRoot string, f ConnFilter, self int) (*Proce
 			continue
 		}
 		for _, t := range targets {
-			s, ok := strings.CutPrefix(t, "socket:[")
-			if !ok {
-				continue
-			}
-			n, err := strconv.ParseUint(strings.TrimSuffix(s, "]"), 10, 64)
+			n, ok := socketInode(t)
 			addr, listens := inodes[n]
-			if err != nil || !listens {
+			if !ok || !listens {
 				continue
 			}
 			if p.PID == self {
