@@ -95,9 +95,6 @@ func (s *service) copyObject(c *call) error {
 		return err
 	}
 	a, err := copyAttrs(c.r.Header, src.obj.attrs)
-	if err == nil {
-		err = a.setSSE(c.r.Header)
-	}
 	if err == nil && onItself(c, src.obj) {
 		err = errInvalidRequest("This copy request is illegal because it is trying to copy an object to itself without changing the object's metadata, storage class, website redirect location or encryption attributes.")
 	}

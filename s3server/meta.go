@@ -34,7 +34,7 @@ func attrsFromRequest(h http.Header) (*attrs, error) {
 		}
 		a.tags = tags
 	}
-	return a, nil
+	return a, a.setSSE(h)
 }
 
 // setHeaders keeps h's content headers and user metadata (replacing any).
@@ -69,7 +69,8 @@ func (a *attrs) setHeaders(h http.Header) error {
 }
 
 // copyAttrs is a copy's attributes: the source's own, or (directive
-// REPLACE) the request's; tags likewise by x-amz-tagging-directive.
+// REPLACE) the request's; tags likewise by x-amz-tagging-directive;
+// encryption the request's.
 func copyAttrs(h http.Header, src *attrs) (*attrs, error) {
 	a := &attrs{headers: src.headers, tags: src.tags, sum: src.sum}
 	switch d := strings.ToUpper(h.Get("X-Amz-Metadata-Directive")); d {
@@ -96,7 +97,7 @@ func copyAttrs(h http.Header, src *attrs) (*attrs, error) {
 	default:
 		return nil, errInvalidArgument("Unknown tagging directive.")
 	}
-	return a, nil
+	return a, a.setSSE(h)
 }
 
 // tag is one object tag.

@@ -21,9 +21,6 @@ func (s *service) createUpload(c *call) error {
 	if err != nil {
 		return err
 	}
-	if err := a.setSSE(c.r.Header); err != nil {
-		return err
-	}
 	if a.sum, err = uploadChecksum(c.r.Header); err != nil {
 		return err
 	}

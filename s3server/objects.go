@@ -240,9 +240,6 @@ func (s *service) putObject(c *call) error {
 	if err != nil {
 		return err
 	}
-	if err := a.setSSE(c.r.Header); err != nil {
-		return err
-	}
 	cond, err := parseWriteConditions(c.r.Header)
 	if err != nil {
 		return err
