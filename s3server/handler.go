@@ -92,18 +92,15 @@ func (h *frontDoor) serve(w http.ResponseWriter, r *http.Request) error {
 	}
 	// No request is served, nor its body read, before its operation is
 	// known to be one the server implements.
-	spec, why := h.router.route(r)
+	spec, q, why := h.router.route(r)
 	if why == nil {
 		why = h.router.unsupported(r, spec.name)
 	}
 	if why != nil {
 		return why
 	}
-	c := &call{w: w, r: r}
+	c := &call{w: w, r: r, q: q}
 	c.bucket, c.key, _ = strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
-	if r.URL.RawQuery != "" {
-		c.q = r.URL.Query()
-	}
 	if r.Body != nil && r.Body != http.NoBody && h.idle > 0 {
 		r.Body = &idleBody{rc: r.Body, ctl: http.NewResponseController(w), idle: h.idle}
 	}

@@ -134,33 +134,32 @@ func newRouter() *router {
 	return &router{ops: operations(), subs: subResources(), headers: headerRules()}
 }
 
-func notImplemented(what string) *s3Err { return errNotImplemented(what) }
-
-// route names r's operation, or says why it is refused.
-func (rt *router) route(r *http.Request) (opSpec, *s3Err) {
+// route names r's operation, or says why it is refused; q is r's query
+// (nil without one), parsed once here for the operation to read.
+func (rt *router) route(r *http.Request) (spec opSpec, q url.Values, why *s3Err) {
 	t := targetOf(r.URL.Path)
 	if r.URL.RawQuery == "" { // the hot path: plain object and bucket requests
 		spec, ok := rt.ops[opKey{r.Method, t, "", false}]
 		if !ok || spec.required != 0 {
-			return opSpec{}, notImplemented(describe(r.Method, t, "", 0))
+			return opSpec{}, nil, errNotImplemented(describe(r.Method, t, "", 0))
 		}
-		return spec, nil
+		return spec, nil, nil
 	}
 	q, err := url.ParseQuery(r.URL.RawQuery)
 	if err != nil {
-		return opSpec{}, errInvalidArgument("the query string does not parse: " + err.Error())
+		return opSpec{}, nil, errInvalidArgument("the query string does not parse: " + err.Error())
 	}
 	sub, mods, plain := "", 0, false
 	for name, vs := range q {
 		switch m := modifier(name); {
 		case m != 0:
 			if len(vs) != 1 || vs[0] == "" {
-				return opSpec{}, errInvalidArgument(name + " must have one value that is not empty")
+				return opSpec{}, nil, errInvalidArgument(name + " must have one value that is not empty")
 			}
 			mods |= m
 		case rt.subs[name]:
 			if sub != "" {
-				return opSpec{}, notImplemented("a request with both ?" + sub + " and ?" + name)
+				return opSpec{}, nil, errNotImplemented("a request with both ?" + sub + " and ?" + name)
 			}
 			sub = name
 		case !ignoredParam(name):
@@ -169,17 +168,17 @@ func (rt *router) route(r *http.Request) (opSpec, *s3Err) {
 	}
 	spec, ok := rt.ops[opKey{r.Method, t, sub, mods&modUploadID != 0}]
 	if !ok {
-		return opSpec{}, notImplemented(describe(r.Method, t, sub, mods))
+		return opSpec{}, nil, errNotImplemented(describe(r.Method, t, sub, mods))
 	}
 	if rest := mods &^ modUploadID; rest&^spec.allowed != 0 || rest&spec.required != spec.required {
-		return opSpec{}, notImplemented(describe(r.Method, t, sub, mods))
+		return opSpec{}, nil, errNotImplemented(describe(r.Method, t, sub, mods))
 	}
 	for name := range q {
 		if plain && modifier(name) == 0 && !rt.subs[name] && !ignoredParam(name) && !slices.Contains(spec.params, name) {
-			return opSpec{}, notImplemented("the query parameter " + name + " on " + spec.name)
+			return opSpec{}, nil, errNotImplemented("the query parameter " + name + " on " + spec.name)
 		}
 	}
-	return spec, nil
+	return spec, q, nil
 }
 
 // modifier is the modifier bit of a query parameter, or 0.

@@ -74,7 +74,7 @@ func headerRules() map[string]headerRule {
 // headers, or nil.
 func (rt *router) unsupported(r *http.Request, op string) *s3Err {
 	if _, ok := r.Header["X-Amz-Copy-Source"]; ok && op != "PutObject" && op != "UploadPart" {
-		return notImplemented("x-amz-copy-source on " + op)
+		return errNotImplemented("x-amz-copy-source on " + op)
 	}
 	if _, ok := r.Header["X-Amz-Copy-Source-Range"]; ok && op != "UploadPart" {
 		return errInvalidArgument("x-amz-copy-source-range is only for UploadPartCopy")
@@ -87,7 +87,7 @@ func (rt *router) unsupported(r *http.Request, op string) *s3Err {
 		if rule.refuse != nil {
 			return rule.refuse
 		}
-		return notImplemented("the header " + strings.ToLower(rule.name))
+		return errNotImplemented("the header " + strings.ToLower(rule.name))
 	}
 	return nil
 }
