@@ -69,12 +69,17 @@ func (a *aiOptions) worker(env Env) (distributed.Worker, error) {
 	return w, err
 }
 
-// embedded reports whether the target is the embedded server, which
-// starts empty (a data set must be generated there).
-func (a *aiOptions) embedded(env Env) bool {
+// generate is --generate, or true for a run (not a dry run) on the
+// embedded server, which starts empty: its data set (what) must be
+// written there first, which a note says.
+func (a *aiOptions) generate(env Env, flag bool, what string) bool {
 	t := a.bench.target
-	return t.target == "" && t.endpoint == "" && t.bucket == "" && t.profile == "" &&
-		env.Getenv("AWS_ENDPOINT_URL_S3") == "" && env.Getenv("AWS_ENDPOINT_URL") == ""
+	ep, _ := envEndpoint(env)
+	if flag || a.dryRun || t.target != "" || t.endpoint != "" || t.bucket != "" || t.profile != "" || ep != "" {
+		return flag
+	}
+	notes(env, a.bench.quiet)("the embedded server starts empty: %s is generated first", what)
+	return true
 }
 
 // runAI prints p (--dry-run) or runs it as an ordinary run.

@@ -65,11 +65,7 @@ func runAILake(cmd *cobra.Command, env Env, o *aiLakeOptions) error {
 	if err != nil {
 		return err
 	}
-	generate := o.generate
-	if !generate && o.ai.embedded(env) && !o.ai.dryRun {
-		generate = true
-		notes(env, o.ai.bench.quiet)("the embedded server starts empty: the table is generated first")
-	}
+	generate := o.ai.generate(env, o.generate, "the table")
 	p, err := ai.Lake(ai.LakeConfig{Layout: ai.LakeLayout{Files: o.files, RowGroups: o.rowGroups, Columns: o.columns, ColumnBytes: col,
 		FooterBytes: foot, Projected: o.projects}, Queries: o.queries, FilesPerQuery: o.perQuery, Concurrency: o.concurrency,
 		Generate: generate, Dataset: o.dataset, Worker: wk, Verify: o.ai.verify})

@@ -115,11 +115,7 @@ func runAITrain(cmd *cobra.Command, env Env, o *aiTrainOptions) error {
 	if err != nil {
 		return err
 	}
-	generate := o.generate
-	if !generate && o.ai.embedded(env) && !o.ai.dryRun {
-		generate = true
-		notes(env, o.ai.bench.quiet)("the embedded server starts empty: the data set is generated first")
-	}
+	generate := o.ai.generate(env, o.generate, "the data set")
 	c := ai.TrainConfig{Workload: w, Files: files, Dataset: o.dataset, Accelerators: o.accelerators, Epochs: o.epochs,
 		Generate: generate, GenerateWorkers: o.genWorkers, Seed: o.seed, Worker: wk, MaxTime: o.maxTime, Verify: o.ai.verify}
 	if o.findMax {

@@ -72,7 +72,8 @@ func runProbe(ctx context.Context, env Env, o *probeOptions) error {
 			return usagef("--out: %v", err)
 		}
 	}
-	own := o.target.bucket == "" && o.target.target == "" && (o.target.endpoint != "" || env.Getenv("AWS_ENDPOINT_URL") != "" || env.Getenv("AWS_ENDPOINT_URL_S3") != "")
+	ep, _ := envEndpoint(env)
+	own := o.target.bucket == "" && o.target.target == "" && (o.target.endpoint != "" || ep != "")
 	t := o.target
 	if own {
 		t.bucket, t.lazyBucket = "objbench-probe-"+randomSuffix(), true
