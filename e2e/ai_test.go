@@ -74,6 +74,12 @@ func TestAITrainOnTheEmbeddedServer(t *testing.T) {
 	if !strings.Contains(dry.stdout, "8 accelerators x 3 steps x 7 samples = 168 GETs") {
 		t.Errorf("dry run:\n%s", dry.stdout)
 	}
+	// A worker's dry run, as objbench run's, needs no run id.
+	dry = objbench(t, dir, nil, "ai", "train", "--model", "unet3d", "--accelerators", "8", "--dry-run", "--worker", "1/2",
+		"--endpoint-url", "http://127.0.0.1:1", "--bucket", "b").mustSucceed(t)
+	if !strings.Contains(dry.stdout, "8 accelerators x 3 steps x 7 samples = 168 GETs") {
+		t.Errorf("worker 1/2, dry run:\n%s", dry.stdout)
+	}
 	// MLPerf Storage v3.0's b200 files: unet3d's 7200 files, 1024 batches
 	// of 7 for 8 accelerators (128 steps each); dlrm's parquet files, 968
 	// GETs a file (by hand in profiles/ai TestDLRMLayoutAndEpochByHand).

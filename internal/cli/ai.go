@@ -63,9 +63,14 @@ func (a *aiOptions) register(f *pflag.FlagSet) {
 	f.BoolVar(&a.verify, "verify", false, "check every byte read against what was written")
 }
 
-// worker resolves --worker for planning (runBench resolves it again).
+// worker resolves --worker for planning (runBench resolves it again); a
+// dry run needs no run id.
 func (a *aiOptions) worker(env Env) (distributed.Worker, error) {
-	w, _, _, err := a.bench.dist.resolve(env)
+	resolve := a.bench.dist.resolve
+	if a.dryRun {
+		resolve = a.bench.dist.resolveForPlan
+	}
+	w, _, _, err := resolve(env)
 	return w, err
 }
 

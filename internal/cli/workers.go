@@ -78,12 +78,11 @@ func (w *workerOptions) resolve(env Env) (distributed.Worker, string, string, er
 	return wk, engine, id, nil
 }
 
-// resolveForPlan is resolve for a dry run, which needs no run id.
-func (w *workerOptions) resolveForPlan(env Env) (distributed.Worker, string, string, error) {
+// resolveForPlan is resolve for planning a worker's share (a dry run),
+// which needs no run id.
+func (w workerOptions) resolveForPlan(env Env) (distributed.Worker, string, string, error) {
 	if w.runID == "" && w.worker != "" {
-		saved := w.runID
 		w.runID = "dry-run"
-		defer func() { w.runID = saved }()
 	}
 	return w.resolve(env)
 }
