@@ -35,7 +35,8 @@ or many (--worker), and writes an ordinary result file that report, compare
 and merge read.`,
 		Args: noArgs(),
 	}
-	cmd.AddCommand(newAITrainCommand(env), newAICheckpointCommand(env), newAILakeCommand(env), newAIModelsCommand(env))
+	cmd.AddCommand(aiCommandTrain(env, &aiTrainOptions{}), aiCommandCheckpoint(env, &aiCheckpointOptions{}), aiCommandLake(env, &aiLakeOptions{}),
+		newAIModelsCommand(env))
 	return cmd
 }
 

@@ -17,10 +17,6 @@ type aiCheckpointOptions struct {
 	interval             time.Duration
 }
 
-func newAICheckpointCommand(env Env) *cobra.Command {
-	return aiCommandCheckpoint(env, &aiCheckpointOptions{})
-}
-
 // aiCommandCheckpoint is the command that runs with o (a workload file's profile
 // sets its options through the command's flags).
 func aiCommandCheckpoint(env Env, o *aiCheckpointOptions) *cobra.Command {

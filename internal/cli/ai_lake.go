@@ -16,8 +16,6 @@ type aiLakeOptions struct {
 	dataset                             string
 }
 
-func newAILakeCommand(env Env) *cobra.Command { return aiCommandLake(env, &aiLakeOptions{}) }
-
 // aiCommandLake is the command that runs with o (a workload file's profile
 // sets its options through the command's flags).
 func aiCommandLake(env Env, o *aiLakeOptions) *cobra.Command {

@@ -21,17 +21,16 @@ func runProfile(ctx context.Context, env Env, b *benchOptions, f *fileOptions, s
 	}
 	var cmd *cobra.Command
 	var ao *aiOptions
-	var run func() error
 	switch pr.Kind {
 	case "ai train":
 		o := &aiTrainOptions{}
-		cmd, ao, run = aiCommandTrain(env, o), &o.ai, func() error { return runAITrain(cmd, env, o) }
+		cmd, ao = aiCommandTrain(env, o), &o.ai
 	case "ai checkpoint":
 		o := &aiCheckpointOptions{}
-		cmd, ao, run = aiCommandCheckpoint(env, o), &o.ai, func() error { return runAICheckpoint(cmd, env, o) }
+		cmd, ao = aiCommandCheckpoint(env, o), &o.ai
 	case "ai lake":
 		o := &aiLakeOptions{}
-		cmd, ao, run = aiCommandLake(env, o), &o.ai, func() error { return runAILake(cmd, env, o) }
+		cmd, ao = aiCommandLake(env, o), &o.ai
 	default:
 		return usagef("%s: profile kind %q: want one of ai train, ai checkpoint, ai lake", pr.Pos, pr.Kind)
 	}
@@ -55,5 +54,5 @@ func runProfile(ctx context.Context, env Env, b *benchOptions, f *fileOptions, s
 	}
 	ao.bench, ao.dryRun = *b, f.dryRun
 	cmd.SetContext(ctx)
-	return run()
+	return cmd.RunE(cmd, nil)
 }

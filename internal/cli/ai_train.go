@@ -25,8 +25,6 @@ type aiTrainOptions struct {
 	seed                   uint64
 }
 
-func newAITrainCommand(env Env) *cobra.Command { return aiCommandTrain(env, &aiTrainOptions{}) }
-
 // aiCommandTrain is the command that runs with o (a workload file's profile
 // sets its options through the command's flags).
 func aiCommandTrain(env Env, o *aiTrainOptions) *cobra.Command {
