@@ -154,7 +154,7 @@ func writeTraining(w io.Writer, r *result.Run) error {
 		if err := trainingRow(tw, fmt.Sprint(t.Epoch), t); err != nil {
 			return fmt.Errorf("%s: %w", s.Stage, err)
 		}
-		sum += min(t.AU(), t.AUAsked())
+		sum += t.AUJudged()
 		met = met && t.Met()
 	}
 	if err := tw.Flush(); err != nil {

@@ -37,7 +37,7 @@ func runAI(r *result.Run) *aiFigures {
 		case len(s.Training) > 0:
 			t := &s.Training[0]
 			f.kind, f.what = "training", fmt.Sprintf("%s on %s x%d", t.Model, t.Accelerator, t.Accelerators)
-			f.values["AU"] += 100 * min(t.AU(), t.AUAsked())
+			f.values["AU"] += 100 * t.AUJudged()
 			f.values["samples/s"] += t.SamplesPerSec()
 			f.values["MiB/s"] += t.BytesPerSec() / (1 << 20)
 			epochs++

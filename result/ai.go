@@ -135,9 +135,12 @@ func (t *Training) Late() bool {
 	return t.ComputePerStep() > t.Compute+t.Compute/20+time.Millisecond
 }
 
-// Met reports whether the step kept its AU target, by DLIO's AU and by
-// the AU at the computation asked (the lower of the two decides).
-func (t *Training) Met() bool { return min(t.AU(), t.AUAsked()) >= t.AUTarget }
+// AUJudged is the AU that decides whether the step kept its target: the
+// lower of DLIO's AU and the AU at the computation asked.
+func (t *Training) AUJudged() float64 { return min(t.AU(), t.AUAsked()) }
+
+// Met reports whether the step kept its AU target (AUJudged).
+func (t *Training) Met() bool { return t.AUJudged() >= t.AUTarget }
 
 // SamplesPerSec is the samples all accelerators consumed per second, each
 // over the steps that count and their wall time (DLIO's throughput,

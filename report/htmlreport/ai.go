@@ -25,7 +25,7 @@ func auChart(r *result.Run) (chart, bool) {
 			if t.Epoch > 0 {
 				label = fmt.Sprintf("epoch %d", t.Epoch)
 			}
-			pts = append(pts, pt{float64(t.Accelerators), 100 * min(t.AU(), t.AUAsked()), label})
+			pts = append(pts, pt{float64(t.Accelerators), 100 * t.AUJudged(), label})
 			target = max(target, t.AUTarget)
 		}
 	}

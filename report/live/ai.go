@@ -30,7 +30,7 @@ func (v *View) StepDone(s result.Step) {
 	v.ai.lines = append(v.ai.lines, s.Stage+": "+line)
 	for i := range s.Training {
 		t := &s.Training[i]
-		v.ai.au = append(v.ai.au, stageValue{s.Stage, min(t.AU(), t.AUAsked())})
+		v.ai.au = append(v.ai.au, stageValue{s.Stage, t.AUJudged()})
 	}
 	if c := s.Checkpoint; c != nil {
 		v.ai.ckpt = append(v.ai.ckpt, stageValue{s.Stage, c.Duration().Seconds()})
