@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/objbench/objbench/storage"
@@ -44,6 +45,7 @@ type refusal struct {
 // the first success of an op that started after it opened.
 type refusalLog struct {
 	origin time.Time
+	open   atomic.Bool // a refusal is open: successes need the lock
 	mu     sync.Mutex
 	opened time.Time // when the open refusal began
 	spans  []refusal
@@ -58,6 +60,7 @@ func (l *refusalLog) failed(end time.Time, why string) time.Duration {
 		at := end.Sub(l.origin)
 		l.spans = append(l.spans, refusal{why: why, start: at, open: true})
 		l.opened = end
+		l.open.Store(true)
 	}
 	r := &l.spans[len(l.spans)-1]
 	r.ops++
@@ -66,11 +69,16 @@ func (l *refusalLog) failed(end time.Time, why string) time.Duration {
 }
 
 // succeeded closes the open refusal when the op started after it opened.
+// Every successful op calls it: without an open refusal it takes no lock.
 func (l *refusalLog) succeeded(start time.Time) {
+	if !l.open.Load() {
+		return
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if n := len(l.spans); n > 0 && l.spans[n-1].open && !start.Before(l.opened) {
 		l.spans[n-1].open = false
+		l.open.Store(false)
 	}
 }
 

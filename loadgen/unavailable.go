@@ -110,8 +110,12 @@ func (w *worker) afterOp(stop context.Context) {
 	case storage.ConnectionFailure(err):
 		w.s.outages.failed(w.res.End, storage.Unreachable(err))
 		sleep(stop, w.back.wait(w.rng))
-	case refusalOf(err) != "": // final: backing off, and aborting if it lasts (refused.go)
+	default:
 		why := refusalOf(err)
+		if why == "" {
+			return
+		}
+		// A final refusal: back off, and abort if it lasts (refused.go).
 		if d := w.s.refusals.failed(w.res.End, why); d >= RefusalLimit {
 			w.s.run.policy.abort("refused", refusalAbort(w.s.name, why, d))
 		}
