@@ -65,7 +65,6 @@ func (r *runState) measure(ctx context.Context, st workload.Stage, i int, runs [
 		r.cfg.StepStarted(res.Start)
 	}
 	u0, s0 := cputime.Process()
-	d0, q0 := r.stores.connStats()
 	c0, _ := r.stores.connections()
 	results := make([]result.Stream, len(runs))
 	errs := make([]error, len(runs))
@@ -101,9 +100,10 @@ func (r *runState) measure(ctx context.Context, st workload.Stage, i int, runs [
 	res.Streams = results
 	res.NameStreams()
 	u1, s1 := cputime.Process()
-	d1, q1 := r.stores.connStats()
-	res.CPUUser, res.CPUSys, res.ConnsDialed, res.Requests = u1-u0, s1-s0, d1-d0, q1-q0
-	res.Connections = r.stores.connectionsSince(c0)
+	res.CPUUser, res.CPUSys = u1-u0, s1-s0
+	if c := r.stores.connectionsSince(c0); c != nil {
+		res.Connections, res.ConnsDialed, res.Requests = c, c.Opened, c.Requests
+	}
 	return res, nil
 }
 

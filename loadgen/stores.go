@@ -84,22 +84,6 @@ func (rs *runStores) every() []storage.Store {
 	return out
 }
 
-// connStats sums the connection counters of every store in use.
-func (rs *runStores) connStats() (dialed, requests uint64) {
-	for _, s := range rs.every() {
-		d, q := connStats(s)
-		dialed, requests = dialed+d, requests+q
-	}
-	return dialed, requests
-}
-
-func connStats(s storage.Store) (dialed, requests uint64) {
-	if c, ok := s.(storage.ConnCounter); ok {
-		return c.ConnStats()
-	}
-	return 0, 0
-}
-
 // connections sums the connection counts of every store in use; ok=false
 // when none is a network store.
 func (rs *runStores) connections() (c storage.ConnStats, ok bool) {
