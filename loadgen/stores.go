@@ -109,9 +109,7 @@ func (rs *runStores) connectionsSince(c0 storage.ConnStats) *result.Connections 
 	if !ok {
 		return nil
 	}
-	return &result.Connections{Requests: c1.Requests - c0.Requests, Opened: c1.Opened - c0.Opened, Reused: c1.Reused - c0.Reused,
-		ServerClosed: c1.ServerClosed - c0.ServerClosed, TLSHandshakes: c1.TLSHandshakes - c0.TLSHandshakes,
-		TLSResumed: c1.TLSResumed - c0.TLSResumed}
+	return result.ConnectionsSince(c0, c1)
 }
 
 // syncTarget flushes the target's store when it can be (a file system),

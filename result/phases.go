@@ -50,6 +50,14 @@ type Connections struct {
 	TLSResumed    uint64 `json:"tls_resumed,omitempty"`
 }
 
+// ConnectionsSince is what happened to a store's connections between
+// two of its counts, c0 then c1 (storage.ConnCounter.Connections).
+func ConnectionsSince(c0, c1 storage.ConnStats) *Connections {
+	return &Connections{Requests: c1.Requests - c0.Requests, Opened: c1.Opened - c0.Opened, Reused: c1.Reused - c0.Reused,
+		ServerClosed: c1.ServerClosed - c0.ServerClosed, TLSHandshakes: c1.TLSHandshakes - c0.TLSHandshakes,
+		TLSResumed: c1.TLSResumed - c0.TLSResumed}
+}
+
 // Add sums c and d.
 func (c *Connections) Add(d *Connections) *Connections {
 	switch {

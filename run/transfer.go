@@ -139,9 +139,7 @@ func transferStep(ctx context.Context, st storage.Store, plan *transfer.Plan, op
 	}
 	step.Start, step.Elapsed = tr.Start, tr.Wall
 	if c1, ok := connStats(st); counted && ok {
-		step.Connections = &result.Connections{Requests: c1.Requests - c0.Requests, Opened: c1.Opened - c0.Opened,
-			Reused: c1.Reused - c0.Reused, ServerClosed: c1.ServerClosed - c0.ServerClosed,
-			TLSHandshakes: c1.TLSHandshakes - c0.TLSHandshakes, TLSResumed: c1.TLSResumed - c0.TLSResumed}
+		step.Connections = result.ConnectionsSince(c0, c1)
 		step.Requests, step.ConnsDialed = step.Connections.Requests, step.Connections.Opened
 	}
 	stream := result.Stream{Name: name, Concurrency: opts.Workers * opts.PartConcurrency, StoppedBy: "all objects moved",
