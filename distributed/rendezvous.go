@@ -118,12 +118,13 @@ func (e *MissingError) Error() string {
 		return fmt.Sprintf("%s, before %s: the run stops on every worker (each still cleans up)", strings.Join(parts, "; "), e.Point)
 	}
 	return fmt.Sprintf("worker(s) %s did not reach %s within %v (the rendezvous timeout): the run stops on every worker",
-		ranks(e.Missing), e.Point, e.After)
+		RankList(e.Missing), e.Point, e.After)
 }
 
-func ranks(rs []int) string {
-	s := make([]string, len(rs))
-	for i, r := range rs {
+// RankList is ranks as messages list workers: "0, 2, 5".
+func RankList(ranks []int) string {
+	s := make([]string, len(ranks))
+	for i, r := range ranks {
 		s[i] = strconv.Itoa(r)
 	}
 	return strings.Join(s, ", ")

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/objbench/objbench/distributed"
@@ -68,20 +67,12 @@ type SplitProblem struct {
 
 func (e *SplitError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "the run cannot be split over %d workers: worker(s) %s would have nothing to do in any step:", e.Size, ranks(e.Idle))
+	fmt.Fprintf(&b, "the run cannot be split over %d workers: worker(s) %s would have nothing to do in any step:", e.Size, distributed.RankList(e.Idle))
 	for _, p := range e.Problems {
 		fmt.Fprintf(&b, "\n  stage %s, step %d, stream %s: %s %d over %d workers leaves worker(s) %s with none; give %s at least %d (a multiple of %d splits evenly), or run at most %d workers",
-			p.Stage, p.Step+1, p.Stream, p.Field, p.Value, e.Size, ranks(p.Idle), p.Field, e.Size, e.Size, p.Value)
+			p.Stage, p.Step+1, p.Stream, p.Field, p.Value, e.Size, distributed.RankList(p.Idle), p.Field, e.Size, e.Size, p.Value)
 	}
 	return b.String()
-}
-
-func ranks(rs []int) string {
-	s := make([]string, len(rs))
-	for i, r := range rs {
-		s[i] = strconv.Itoa(r)
-	}
-	return strings.Join(s, ", ")
 }
 
 // Split is worker w's share of every stream step of sp, or the error that

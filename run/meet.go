@@ -58,7 +58,7 @@ func rendezvous(ctx context.Context, tgt *Target, res *result.Run, sp workload.S
 		MaxSkew: o.MaxSkew, Plan: planDigest(sp, o), Host: host + "-pid" + strconv.Itoa(os.Getpid())}}
 	m.rv.Waiting = func(w distributed.Wait) {
 		note("worker %v: waiting at %s for worker(s) %s (%v of at most %v; a worker that died is named within %v)",
-			o.Worker, w.Point, joinRanks(w.Missing), w.Waited.Round(time.Second), w.Timeout, distributed.DefaultDeadAfter)
+			o.Worker, w.Point, distributed.RankList(w.Missing), w.Waited.Round(time.Second), w.Timeout, distributed.DefaultDeadAfter)
 	}
 	if _, _, err := m.rv.Join(ctx); err != nil {
 		return m, err
@@ -227,14 +227,6 @@ func (m *meeting) leave(ctx context.Context) {
 		defer cancel()
 		_ = m.rv.Leave(cctx, nil)
 	}
-}
-
-func joinRanks(rs []int) string {
-	s := make([]string, len(rs))
-	for i, r := range rs {
-		s[i] = strconv.Itoa(r)
-	}
-	return strings.Join(s, ", ")
 }
 
 // safeName keeps a stage name to letters, digits, '-' and '_' for a key.
