@@ -153,13 +153,7 @@ func (o *ownNumbers) numbers(within [][2]int64) []int64 {
 	if within == nil {
 		return all
 	}
-	out := all[:0]
-	for _, n := range all {
-		if slices.ContainsFunc(within, func(r [2]int64) bool { return n >= r[0] && n <= r[1] }) {
-			out = append(out, n)
-		}
-	}
-	return out
+	return slices.DeleteFunc(all, func(n int64) bool { return !inRanges(n, within) })
 }
 
 func (o *ownNumbers) unsureNumbers() []int64 {
