@@ -144,7 +144,7 @@ func checkFullObjectChecksum(ctx context.Context, p *prober) {
 	}
 	if err != nil || r.StatusCode != 200 || xml.Unmarshal(r.Body, &created) != nil || created.UploadID == "" {
 		if err == nil {
-			err = replyError(r)
+			err = p.st.ReplyError(ctx, r)
 		}
 		p.add(name, No, "create: %s", refusal(p.seen(err)))
 		return
@@ -170,7 +170,7 @@ func checkFullObjectChecksum(ctx context.Context, p *prober) {
 		"X-Amz-Checksum-Crc64nvme": {sum}, "X-Amz-Checksum-Type": {"FULL_OBJECT"}}, []byte(doc.String()))
 	if err != nil || r.StatusCode != 200 || bytes.Contains(r.Body, []byte("<Error>")) {
 		if err == nil {
-			err = replyError(r)
+			err = p.st.ReplyError(ctx, r)
 		}
 		p.add(name, No, "complete: %s", refusal(p.seen(err)))
 		return

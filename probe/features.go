@@ -101,14 +101,14 @@ func checkObjectLock(ctx context.Context, p *prober) {
 		p.add("object-lock", NotChecked, "%v", p.seen(err))
 		return
 	}
-	code := replyError(r).(*storage.StatusError).Code
+	code := p.st.ReplyError(ctx, r).Code
 	switch {
 	case r.StatusCode == 200:
 		p.add("object-lock", Yes, "enabled on this bucket")
 	case r.StatusCode == 404 && code == "ObjectLockConfigurationNotFoundError":
 		p.add("object-lock", Yes, "supported, not enabled on this bucket (it can only be enabled when a bucket is created)")
 	default:
-		p.add("object-lock", No, "GET ?object-lock answered %s", rootStatus(p.seen(replyError(r))))
+		p.add("object-lock", No, "GET ?object-lock answered %s", rootStatus(p.seen(p.st.ReplyError(ctx, r))))
 	}
 }
 
@@ -123,7 +123,7 @@ func checkTagging(ctx context.Context, p *prober) {
 	case err != nil:
 		p.add("tagging", NotChecked, "%v", p.seen(err))
 	case r.StatusCode != 200:
-		p.add("tagging", No, "GET ?tagging answered %s", rootStatus(p.seen(replyError(r))))
+		p.add("tagging", No, "GET ?tagging answered %s", rootStatus(p.seen(p.st.ReplyError(ctx, r))))
 	case bytes.Contains(r.Body, []byte("<Key>objbench-probe</Key>")):
 		p.add("tagging", Yes, "tags written with the object come back")
 	default:
@@ -208,11 +208,11 @@ func checkDeleteLimit(ctx context.Context, p *prober) {
 	case err != nil:
 		p.add(name, NotChecked, "%v", p.seen(err))
 	case r.StatusCode == http.StatusNotImplemented:
-		p.add(name, No, "DeleteObjects %s", refusal(p.seen(replyError(r))))
+		p.add(name, No, "DeleteObjects %s", refusal(p.seen(p.st.ReplyError(ctx, r))))
 	case r.StatusCode == 200:
 		p.add(name, Differs, "%d keys in one request accepted: S3 refuses more than %d", storage.MaxBatchDelete+1, storage.MaxBatchDelete)
 	default:
-		p.add(name, Yes, "%d keys in one request refused (%s): at most %d, as S3", storage.MaxBatchDelete+1, rootStatus(p.seen(replyError(r))), storage.MaxBatchDelete)
+		p.add(name, Yes, "%d keys in one request refused (%s): at most %d, as S3", storage.MaxBatchDelete+1, rootStatus(p.seen(p.st.ReplyError(ctx, r))), storage.MaxBatchDelete)
 	}
 }
 

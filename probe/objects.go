@@ -81,7 +81,7 @@ func (p *prober) list(ctx context.Context, q url.Values) (*listing, error) {
 		return nil, p.seen(err)
 	}
 	if r.StatusCode != 200 {
-		return nil, p.seen(replyError(r))
+		return nil, p.seen(p.st.ReplyError(ctx, r))
 	}
 	var l listing
 	if err := xml.Unmarshal(r.Body, &l); err != nil {
@@ -239,7 +239,7 @@ func (p *prober) multipart(ctx context.Context, name string, parts [][]byte) (et
 		ETag    string `xml:"ETag"`
 	}
 	if r.StatusCode != 200 || xml.Unmarshal(r.Body, &out) != nil || out.XMLName.Local == "Error" {
-		return "", p.seen(replyError(r))
+		return "", p.seen(p.st.ReplyError(ctx, r))
 	}
 	p.endUpload(key, id)
 	return out.ETag, nil

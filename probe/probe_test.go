@@ -134,8 +134,10 @@ func TestProbeStoreLackingFeatures(t *testing.T) {
 	if f, _ := rep.Find("conditional.put.if-none-match"); !strings.Contains(f.Detail, "ignored") {
 		t.Errorf("an ignored condition should be named as ignored: %q", f.Detail)
 	}
-	if f, _ := rep.Find("tagging"); !strings.Contains(f.Detail, "not implemented") {
-		t.Errorf("a refused feature should be named not implemented: %q", f.Detail)
+	for _, name := range []string{"tagging", "delete-objects", "delete-objects.limit"} {
+		if f, _ := rep.Find(name); !strings.Contains(f.Detail, "not implemented") {
+			t.Errorf("%s: a refused feature should be named not implemented: %q", name, f.Detail)
+		}
 	}
 	st, err := s3.New(context.Background(), c)
 	if err != nil {

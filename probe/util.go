@@ -1,14 +1,12 @@
 package probe
 
 import (
-	"encoding/xml"
 	"errors"
 	"fmt"
 	mrand "math/rand/v2"
 	"strings"
 
 	"github.com/objbench/objbench/storage"
-	"github.com/objbench/objbench/storage/s3"
 )
 
 // payload is n deterministic, incompressible bytes.
@@ -18,17 +16,6 @@ func payload(n int, seed uint64) []byte {
 	s[0] = byte(seed)
 	_, _ = mrand.NewChaCha8(s).Read(b) // ChaCha8.Read never fails
 	return b
-}
-
-// replyError is a non-2xx answer to an Exchange as a StatusError, with
-// the service's code when its body has one.
-func replyError(r s3.Reply) error {
-	var doc struct {
-		Code    string `xml:"Code"`
-		Message string `xml:"Message"`
-	}
-	_ = xml.Unmarshal(r.Body, &doc) // a body without an error document leaves the code empty
-	return &storage.StatusError{StatusCode: r.StatusCode, Code: doc.Code, Message: doc.Message}
 }
 
 // rootStatus is the store's answer in err: "http 400 EntityTooSmall"

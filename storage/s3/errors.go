@@ -31,18 +31,32 @@ type xmlError struct {
 // statusError turns a non-2xx response into a *storage.StatusError with the
 // sentinel it means. It reads (bounded) but does not close the body.
 func (s *Store) statusError(ctx context.Context, resp *http.Response) *storage.StatusError {
-	e := &storage.StatusError{StatusCode: resp.StatusCode}
+	var b []byte
 	if resp.Request == nil || resp.Request.Method != http.MethodHead {
-		b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody)) // a short read still may parse
-		var x xmlError
-		if xml.Unmarshal(b, &x) == nil {
-			e.Err = sentinel(e.StatusCode, x.Code)
-			e.Code = printable(s.redactCode(ctx, x.Code), maxErrorCode)
-			e.Message = printable(s.redact(ctx, x.Message), maxErrorMessage)
-			return e
-		}
+		b, _ = io.ReadAll(io.LimitReader(resp.Body, maxErrorBody)) // a short read still may parse
 	}
-	e.Err = sentinel(e.StatusCode, "")
+	return s.errorFrom(ctx, resp.StatusCode, b)
+}
+
+// ReplyError is r, an Exchange's answer that is not a success, as the
+// Store's own calls report one: the sentinel its status and code mean,
+// the code and message redacted and printable.
+func (s *Store) ReplyError(ctx context.Context, r Reply) *storage.StatusError {
+	return s.errorFrom(ctx, r.StatusCode, r.Body)
+}
+
+// errorFrom is the error an answer of status with body (S3's <Error>
+// document, or anything else) means.
+func (s *Store) errorFrom(ctx context.Context, status int, body []byte) *storage.StatusError {
+	e := &storage.StatusError{StatusCode: status}
+	var x xmlError
+	if xml.Unmarshal(body, &x) == nil {
+		e.Err = sentinel(status, x.Code)
+		e.Code = printable(s.redactCode(ctx, x.Code), maxErrorCode)
+		e.Message = printable(s.redact(ctx, x.Message), maxErrorMessage)
+		return e
+	}
+	e.Err = sentinel(status, "")
 	return e
 }
 

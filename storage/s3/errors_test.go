@@ -154,6 +154,11 @@ func TestCredentialsNotInErrors(t *testing.T) {
 	add(s.Stat(ctx, "k"))
 	add(s.CompleteMultipart(ctx, "k", "id", []storage.Part{{Number: 1, ETag: "e"}}))
 	add(nil, s.List(ctx, "", func(storage.ObjectInfo) error { return nil }))
+	if r, err := s.Exchange(ctx, http.MethodGet, "k", "", nil, nil); err != nil {
+		add(nil, err)
+	} else {
+		add(nil, s.ReplyError(ctx, r))
+	}
 	add(newStore(t, fakeS3(t).URL, withToken).Get(ctx, "k", storage.GetOptions{}, io.Discard))
 	add(newStore(t, "http://127.0.0.1:1", withToken).Get(ctx, "k", storage.GetOptions{}, io.Discard))
 	add(s3.New(ctx, s3.Config{Endpoint: "http://" + testAccessKey + ":" + testSecretKey + "@127.0.0.1:1", Bucket: "b"}))
