@@ -69,7 +69,9 @@ type Versioner interface {
 // under prefix (a run's namespace) and returns how many it removed. It
 // lists everything first and checks every listed key against prefix: a
 // key outside it makes the listing untrustworthy, and then nothing is
-// deleted and the error is a *StrayKeysError (ErrListingFault). st must
+// deleted and the error is a *StrayKeysError (ErrListingFault); so too
+// for a key with a segment a path normalisation would change (CheckKeyPath),
+// whose DELETE a proxy could send to another key. st must
 // implement Versioner and OptionStore.
 func DeleteVersionsUnder(ctx context.Context, st Store, prefix string) (int, error) {
 	v, ok1 := st.(Versioner)
@@ -94,6 +96,10 @@ func DeleteVersionsUnder(ctx context.Context, st Store, prefix string) (int, err
 		}
 		if o.VersionID == "" {
 			return fmt.Errorf("storage: version listing of %q has an entry without a version id", o.Key)
+		}
+		if err := CheckKeyPath(o.Key); err != nil { // the rule the plain cleanup keeps
+			return fmt.Errorf("%w: the version listing of %q holds %q, which a proxy could send elsewhere (%v): nothing is deleted",
+				ErrListingFault, prefix, o.Key, err)
 		}
 		all = append(all, o)
 		return nil

@@ -101,6 +101,21 @@ func (s strayVersions) ListVersions(ctx context.Context, _ string, fn func(stora
 	return s.Store.ListVersions(ctx, "", fn)
 }
 
+// dottedVersions lists the versions under the prefix and one more, whose
+// key has a dot segment: "run/../other/d" is under "run/" as a string, and
+// is other/d to a proxy that normalises paths.
+type dottedVersions struct {
+	*s3.Store
+	extra storage.ObjectVersion
+}
+
+func (s dottedVersions) ListVersions(ctx context.Context, prefix string, fn func(storage.ObjectVersion) error) error {
+	if err := s.Store.ListVersions(ctx, prefix, fn); err != nil {
+		return err
+	}
+	return fn(s.extra)
+}
+
 // DeleteVersionsUnder removes every version and delete marker under the
 // run's prefix and nothing else; a listing that strays outside the prefix
 // deletes nothing at all.
@@ -131,6 +146,14 @@ func checkDeleteVersionsUnder(t *testing.T, s *s3.Store) {
 	_, err := storage.DeleteVersionsUnder(ctx, strayVersions{s}, "run/")
 	if !errors.Is(err, storage.ErrListingFault) {
 		t.Fatalf("a listing outside the prefix: %v, want a listing fault", err)
+	}
+	if n := len(versionsOf(t, s, "")); n != 6 {
+		t.Fatalf("%d versions left after a refused cleanup, want all 6", n)
+	}
+	other := versionsOf(t, s, "other/")
+	_, err = storage.DeleteVersionsUnder(ctx, dottedVersions{s, storage.ObjectVersion{ObjectInfo: storage.ObjectInfo{Key: "run/../other/d", VersionID: other[0].VersionID}}}, "run/")
+	if !errors.Is(err, storage.ErrListingFault) {
+		t.Fatalf("a listed key with a dot segment: %v, want a listing fault", err)
 	}
 	if n := len(versionsOf(t, s, "")); n != 6 {
 		t.Fatalf("%d versions left after a refused cleanup, want all 6", n)
