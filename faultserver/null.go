@@ -42,7 +42,10 @@ const emptyList = `<?xml version="1.0" encoding="UTF-8"?>
 func (h *nullHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	key := r.URL.Path
 	isObject := strings.Count(strings.Trim(key, "/"), "/") > 0
-	q := r.URL.Query()
+	var q url.Values // nil (Has is false) without a query: no map per plain request
+	if r.URL.RawQuery != "" {
+		q = r.URL.Query()
+	}
 	switch {
 	case isObject && (q.Has("uploads") || q.Has("uploadId")):
 		h.multipart(w, r, key, q)
