@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -124,7 +123,7 @@ func goModuleVersion(bin, module string) string {
 type process struct {
 	cancel context.CancelFunc
 	exited chan error
-	logs   *syncBuffer
+	logs   *serverLog
 }
 
 func (p *process) stop() {
@@ -135,7 +134,7 @@ func (p *process) stop() {
 // startProcess runs cmd (made with exec.CommandContext on ctx, whose
 // cancel is passed) with its output kept for error messages.
 func startProcess(cmd *exec.Cmd, cancel context.CancelFunc) (*process, error) {
-	p := &process{cancel: cancel, exited: make(chan error, 1), logs: &syncBuffer{}}
+	p := &process{cancel: cancel, exited: make(chan error, 1), logs: &serverLog{}}
 	cmd.Stdout, cmd.Stderr = p.logs, p.logs
 	cmd.WaitDelay = 5 * time.Second
 	if err := cmd.Start(); err != nil {
@@ -170,25 +169,20 @@ func waitS3(endpoint string, exited <-chan error, limit time.Duration) error {
 	return fmt.Errorf("no S3 answer at %s after %v", endpoint, limit)
 }
 
-// syncBuffer is a bytes buffer a process writes while a test may read it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
+// serverLog is a server process's output, kept while a test may read it:
+// its first MiB, where a failed start says why.
+type serverLog struct{ Buffer }
 
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.b.Len() > 1<<20 { // keep the start, where a failed start says why
+func (l *serverLog) Write(p []byte) (int, error) {
+	if l.Len() > 1<<20 {
 		return len(p), nil
 	}
-	return s.b.Write(p)
+	return l.Buffer.Write(p)
 }
 
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := s.b.String()
+// String is the log's first 4000 bytes, for an error message.
+func (l *serverLog) String() string {
+	out := l.Buffer.String()
 	if len(out) > 4000 {
 		out = out[:4000] + "\n[...]"
 	}
