@@ -32,9 +32,8 @@ type MinIO struct {
 	KMSKeyID string
 
 	bin, addr, console, dir string
-	args, env               []string           // more server arguments and environment (MinIOOptions)
-	kill                    context.CancelFunc // kills the running process
-	exited                  chan error
+	args, env               []string // more server arguments and environment (MinIOOptions)
+	proc                    *process // the running server; nil once killed
 }
 
 // MinIOOptions start MinIO with more than plain http.
@@ -131,10 +130,9 @@ func (m *MinIO) start(tb testing.TB, bin string, args, env []string) error {
 // Kill ends the server at once (SIGKILL), as a crash would; Restart
 // brings it back.
 func (m *MinIO) Kill() {
-	if m.kill != nil {
-		m.kill()
-		<-m.exited
-		m.kill = nil
+	if m.proc != nil {
+		m.proc.stop()
+		m.proc = nil
 	}
 }
 
@@ -150,56 +148,26 @@ func (m *MinIO) run() error {
 		"--console-address", m.console}, m.args...), m.dir)...)
 	cmd.Env = append(append(os.Environ(), "MINIO_ROOT_USER="+m.AccessKey, "MINIO_ROOT_PASSWORD="+m.SecretKey,
 		"MINIO_BROWSER=off", "MINIO_UPDATE=off", "MINIO_CI_CD=1"), m.env...)
-	var logs strings.Builder
-	cmd.Stdout, cmd.Stderr = &logs, &logs
-	if err := cmd.Start(); err != nil {
-		cancel()
+	p, err := startProcess(cmd, cancel)
+	if err != nil {
 		return err
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
 	m.Endpoint = "http://" + addr
 	client := &http.Client{Timeout: time.Second}
 	if m.CAFile != "" {
 		m.Endpoint = "https://" + addr
 		tc, err := trusting(m.CAFile)
 		if err != nil {
-			cancel()
-			<-exited
+			p.stop()
 			return err
 		}
 		client.Transport = &http.Transport{TLSClientConfig: tc}
 	}
-	if err := waitLive(client, m.Endpoint, exited, 60*time.Second); err != nil {
-		cancel()
-		<-exited
-		return fmt.Errorf("%w; minio said: %s", err, logs.String())
+	if err := waitS3(client, m.Endpoint, p, 60*time.Second); err != nil {
+		return fmt.Errorf("minio: %w", err)
 	}
-	m.kill, m.exited = cancel, exited
+	m.proc = p
 	return nil
-}
-
-// waitLive polls MinIO until its S3 API answers (anything but 503: its
-// health endpoints report ready before the object layer is initialized),
-// the process exits, or the deadline passes.
-func waitLive(client *http.Client, endpoint string, exited <-chan error, limit time.Duration) error {
-	deadline := time.Now().Add(limit)
-	for time.Now().Before(deadline) {
-		select {
-		case err := <-exited:
-			return fmt.Errorf("minio exited: %v", err)
-		default:
-		}
-		resp, err := client.Get(endpoint + "/objbench-readiness-probe/")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode != http.StatusServiceUnavailable {
-				return nil
-			}
-		}
-		time.Sleep(50 * time.Millisecond) // polling a condition, not synchronising on time
-	}
-	return fmt.Errorf("minio not ready at %s after %v", endpoint, limit)
 }
 
 func freePort() (int, error) {

@@ -122,39 +122,47 @@ func goModuleVersion(bin, module string) string {
 // process is a server process a test started; stop ends it.
 type process struct {
 	cancel context.CancelFunc
-	exited chan error
+	done   chan struct{} // closed once the process has exited
+	err    error         // how it exited, once done is closed
 	logs   *serverLog
 }
 
+// stop ends the process and waits for it (at once when it has exited).
 func (p *process) stop() {
 	p.cancel()
-	<-p.exited
+	<-p.done
 }
 
 // startProcess runs cmd (made with exec.CommandContext on ctx, whose
 // cancel is passed) with its output kept for error messages.
 func startProcess(cmd *exec.Cmd, cancel context.CancelFunc) (*process, error) {
-	p := &process{cancel: cancel, exited: make(chan error, 1), logs: &serverLog{}}
+	p := &process{cancel: cancel, done: make(chan struct{}), logs: &serverLog{}}
 	cmd.Stdout, cmd.Stderr = p.logs, p.logs
 	cmd.WaitDelay = 5 * time.Second
 	if err := cmd.Start(); err != nil {
 		cancel()
 		return nil, err
 	}
-	go func() { p.exited <- cmd.Wait() }()
+	go func() {
+		p.err = cmd.Wait()
+		close(p.done)
+	}()
 	return p, nil
 }
 
-// waitS3 polls endpoint until it answers an S3 request with anything but
-// a 5xx (a signed-less GET of a missing bucket: 403 or 404 once the server
-// is up), exited reports the process gone, or limit passes.
-func waitS3(endpoint string, exited <-chan error, limit time.Duration) error {
-	client := &http.Client{Timeout: 2 * time.Second}
-	deadline := time.Now().Add(limit)
-	for time.Now().Before(deadline) {
+// waitS3 polls endpoint through client until it answers an S3 request
+// with anything but a 5xx (a signed-less GET of a missing bucket: 403 or
+// 404 once the server is up; MinIO answers 503 until its object layer is
+// ready, after its health endpoints say it is), p exits, or limit passes.
+// On an error it stops p.
+func waitS3(client *http.Client, endpoint string, p *process, limit time.Duration) error {
+	why := fmt.Sprintf("no S3 answer at %s after %v", endpoint, limit)
+poll:
+	for deadline := time.Now().Add(limit); time.Now().Before(deadline); {
 		select {
-		case err := <-exited:
-			return fmt.Errorf("exited: %v", err)
+		case <-p.done:
+			why = fmt.Sprintf("exited: %v", p.err)
+			break poll
 		default:
 		}
 		resp, err := client.Get(endpoint + "/objbench-readiness-probe/")
@@ -164,9 +172,10 @@ func waitS3(endpoint string, exited <-chan error, limit time.Duration) error {
 				return nil
 			}
 		}
-		time.Sleep(100 * time.Millisecond) // polling a condition, not synchronising on time
+		time.Sleep(50 * time.Millisecond) // polling a condition, not synchronising on time
 	}
-	return fmt.Errorf("no S3 answer at %s after %v", endpoint, limit)
+	p.stop()
+	return fmt.Errorf("%s; it said: %s", why, p.logs)
 }
 
 // serverLog is a server process's output, kept while a test may read it:

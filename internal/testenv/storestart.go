@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -104,9 +105,8 @@ func runServer(tb testing.TB, s *Server, cmd *exec.Cmd, cancel context.CancelFun
 	if err != nil {
 		return err
 	}
-	if err := waitS3(s.Endpoint, p.exited, limit); err != nil {
-		p.stop()
-		return fmt.Errorf("%s: %w; it said: %s", s.Name, err, p.logs.String())
+	if err := waitS3(&http.Client{Timeout: 2 * time.Second}, s.Endpoint, p, limit); err != nil {
+		return fmt.Errorf("%s: %w", s.Name, err)
 	}
 	tb.Cleanup(p.stop)
 	return nil
