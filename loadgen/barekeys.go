@@ -34,7 +34,8 @@ type ownNumbers struct {
 	mu             sync.Mutex
 	words, unsure  map[int64]uint64 // bit n%64 of word n/64
 	// busy holds the numbers a write or delete is under way for, each
-	// with a channel closed when it ends: two workers that hit one key
+	// with a channel closed when it ends (made by the first worker to
+	// wait for it; nil while none does): two workers that hit one key
 	// take turns, or a write landing after a delete that forgot it would
 	// leave an object outside the record.
 	busy map[int64]chan struct{}
@@ -52,9 +53,13 @@ func (o *ownNumbers) acquire(ctx context.Context, n int64) error {
 		o.mu.Lock()
 		ch, held := o.busy[n]
 		if !held {
-			o.busy[n] = make(chan struct{})
+			o.busy[n] = nil // no channel until a second worker waits
 			o.mu.Unlock()
 			return nil
+		}
+		if ch == nil {
+			ch = make(chan struct{})
+			o.busy[n] = ch
 		}
 		o.mu.Unlock()
 		select {
@@ -67,7 +72,9 @@ func (o *ownNumbers) acquire(ctx context.Context, n int64) error {
 
 func (o *ownNumbers) release(n int64) {
 	o.mu.Lock()
-	close(o.busy[n])
+	if ch := o.busy[n]; ch != nil {
+		close(ch)
+	}
 	delete(o.busy, n)
 	o.mu.Unlock()
 }
