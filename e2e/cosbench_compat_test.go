@@ -86,6 +86,17 @@ func (s cosStore) run(t *testing.T, name, doc string, args ...string) (run, *res
 	return r, readResult(t, out)
 }
 
+// mustRun is run, failing the test unless the run succeeded and wrote its
+// result.
+func (s cosStore) mustRun(t *testing.T, name, doc string, args ...string) (run, *result.Run) {
+	t.Helper()
+	r, res := s.run(t, name, doc, args...)
+	if r.code != 0 || res == nil {
+		t.Fatalf("exit %d:\n%s", r.code, r.stderr)
+	}
+	return r, res
+}
+
 // cosDoc wraps workstages in a workload of the given storage type.
 func cosDoc(storageType, stages string) string {
 	return `<?xml version="1.0" encoding="UTF-8" ?>
@@ -124,10 +135,7 @@ func TestCOSBenchDefaultsRun(t *testing.T) {
       <operation type="read" config="containers=u(1,2);objects=u(1,10)" /></work></workstage>`)
 	for _, s := range cosStores(t) {
 		t.Run(s.name, func(t *testing.T) {
-			r, res := s.run(t, "defaults", doc)
-			if r.code != 0 || res == nil {
-				t.Fatalf("exit %d:\n%s", r.code, r.stderr)
-			}
+			r, res := s.mustRun(t, "defaults", doc)
 			if strings.Contains(r.stderr, "not valid S3 bucket names") {
 				t.Errorf("COSBench's default names were mapped:\n%s", r.stderr)
 			}
@@ -154,10 +162,7 @@ func TestCOSBenchOtherStorageTypeRuns(t *testing.T) {
 	doc := cosDoc("swift", stages)
 	for _, s := range cosStores(t) {
 		t.Run(s.name, func(t *testing.T) {
-			r, res := s.run(t, "swift", doc)
-			if r.code != 0 || res == nil {
-				t.Fatalf("exit %d:\n%s", r.code, r.stderr)
-			}
+			r, res := s.mustRun(t, "swift", doc)
 			if n := strings.Count(r.stderr, "storage type swift is run against the target the command line names"); n != 1 {
 				t.Errorf("warned %d times:\n%s", n, r.stderr)
 			}
@@ -194,10 +199,7 @@ func TestCOSBenchTotalOpsWithRampup(t *testing.T) {
       <operation type="write" config="cprefix=ramp;containers=c(1);objects=u(1,20);sizes=c(1)KB" /></work></workstage>`)
 	for _, s := range cosStores(t) {
 		t.Run(s.name, func(t *testing.T) {
-			r, res := s.run(t, "rampup", doc)
-			if r.code != 0 || res == nil {
-				t.Fatalf("exit %d:\n%s", r.code, r.stderr)
-			}
+			_, res := s.mustRun(t, "rampup", doc)
 			if ops, ok, _ := mainOps(res, "PUT"); ops != 3000 || ok != 3000 {
 				t.Errorf("%d PUTs, %d ok; want 3000", ops, ok)
 			}
@@ -224,10 +226,7 @@ func TestCOSBenchScaleKeepsRangesApart(t *testing.T) {
       <operation type="write" ratio="50" config="cprefix=scale;containers=c(1);objects=u(51,100);sizes=c(3)KB" /></work></workstage>`)
 	for _, s := range cosStores(t) {
 		t.Run(s.name, func(t *testing.T) {
-			r, res := s.run(t, "scale", doc, "--scale", "0.01")
-			if r.code != 0 || res == nil {
-				t.Fatalf("exit %d:\n%s", r.code, r.stderr)
-			}
+			_, res := s.mustRun(t, "scale", doc, "--scale", "0.01")
 			_, okGet, getBytes := mainOps(res, "GET")
 			_, okPut, _ := mainOps(res, "PUT")
 			if okGet+okPut != 20 || getBytes != okGet*1000 {
@@ -257,10 +256,7 @@ func TestCOSBenchSplitReadWrite(t *testing.T) {
       <operation type="write" ratio="20" config="containers=u(3,4);objects=u(11,20);sizes=c(2)KB" /></work></workstage>`)
 	for _, s := range cosStores(t) {
 		t.Run(s.name, func(t *testing.T) {
-			r, res := s.run(t, "splitrw", doc)
-			if r.code != 0 || res == nil {
-				t.Fatalf("exit %d:\n%s", r.code, r.stderr)
-			}
+			r, res := s.mustRun(t, "splitrw", doc)
 			if strings.Contains(r.stderr, "only part of them") {
 				t.Errorf("a fully prepared read was warned about:\n%s", r.stderr)
 			}
@@ -308,10 +304,7 @@ func TestCOSBenchPartlyPreparedReads(t *testing.T) {
       <operation type="read" config="cprefix=part;containers=u(1,3);objects=u(1,10)" /></work></workstage>`)
 	for _, s := range cosStores(t) {
 		t.Run(s.name, func(t *testing.T) {
-			r, res := s.run(t, "partial", doc)
-			if r.code != 0 || res == nil {
-				t.Fatalf("exit %d:\n%s", r.code, r.stderr)
-			}
+			r, res := s.mustRun(t, "partial", doc)
 			want := `reads objects u(1,10) under "myobjects", but earlier stages wrote only part of them (bucket part1 holds only 1..5; bucket part2 holds only 1..5; bucket part3 holds none of them)`
 			if !strings.Contains(r.stderr, want) {
 				t.Errorf("stderr lacks %q:\n%s", want, r.stderr)

@@ -35,10 +35,7 @@ func TestCOSBenchKeysWriteWhatCOSBenchWrites(t *testing.T) {
     <workstage name="cleanup"><work type="cleanup" workers="1" config="cprefix=ck;containers=r(1,2);objects=r(1,8)" /></workstage>`)
 	for _, s := range cosStores(t) {
 		t.Run(s.name, func(t *testing.T) {
-			r, res := s.run(t, "prep", prepare, "--cosbench-keys")
-			if r.code != 0 || res == nil {
-				t.Fatalf("exit %d:\n%s", r.code, r.stderr)
-			}
+			r, _ := s.mustRun(t, "prep", prepare, "--cosbench-keys")
 			if !strings.Contains(r.stderr, "COSBench's key layout (--cosbench-keys): objects are named as COSBench names them") ||
 				!strings.Contains(r.stderr, "writes its objects under COSBench's names (--cosbench-keys)") || strings.Contains(r.stderr, "writes under objbench/") {
 				t.Errorf("the run did not say what it does with keys:\n%s", r.stderr)
@@ -75,7 +72,7 @@ func TestCOSBenchKeysWriteWhatCOSBenchWrites(t *testing.T) {
 			if again.code == 0 || !strings.Contains(again.stderr, "already holds") || !strings.Contains(again.stderr, "objbench never writes over an object it did not write") {
 				t.Errorf("a second prepare over the first's objects: exit %d:\n%s", again.code, again.stderr)
 			}
-			r, res = s.run(t, "clean", cleanup, "--cosbench-keys")
+			r, res := s.run(t, "clean", cleanup, "--cosbench-keys")
 			if r.code != 0 || res == nil {
 				t.Fatalf("cleanup run: exit %d:\n%s", r.code, r.stderr)
 			}
@@ -122,10 +119,7 @@ func TestCOSBenchKeysReadOthersData(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			r, res := s.run(t, "others", doc, "--cosbench-keys")
-			if r.code != 0 || res == nil {
-				t.Fatalf("exit %d:\n%s", r.code, r.stderr)
-			}
+			r, res := s.mustRun(t, "others", doc, "--cosbench-keys")
 			gets, okGets, _ := mainOps(res, "GET")
 			dels, okDels, _ := mainOps(res, "DELETE")
 			var foreignDels int64

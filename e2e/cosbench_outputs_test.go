@@ -80,11 +80,7 @@ func TestCOSBenchCSVArchive(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "archive")
 			var res *result.Run
 			for i := 0; i < 2; i++ {
-				var r run
-				r, res = s.run(t, "csvrun", doc, "--cosbench-csv", dir)
-				if r.code != 0 || res == nil {
-					t.Fatalf("exit %d:\n%s", r.code, r.stderr)
-				}
+				_, res = s.mustRun(t, "csvrun", doc, "--cosbench-csv", dir)
 			}
 			hist := readCSV(t, filepath.Join(dir, "run-history.csv"))
 			if len(hist) != 3 || strings.Join(hist[0], ",") != "Id,Name,Submitted-At,Started-At,Stopped-At,Op-Info,State,Detailed State" ||

@@ -32,10 +32,7 @@ func TestCOSBenchCSVThroughput(t *testing.T) {
 		t.Run(s.name, func(t *testing.T) {
 			dir := t.TempDir()
 			log := filepath.Join(dir, "ops.jsonl")
-			r, res := s.run(t, "tp", doc, "--cosbench-csv", dir, "--op-log", log)
-			if r.code != 0 || res == nil {
-				t.Fatalf("exit %d:\n%s", r.code, r.stderr)
-			}
+			r, res := s.mustRun(t, "tp", doc, "--cosbench-csv", dir, "--op-log", log)
 			want := cosbenchRates(t, log)
 			rows := readCSV(t, filepath.Join(dir, "w1-t", "w1-t.csv"))
 			checked := 0

@@ -37,10 +37,7 @@ func TestCOSBenchTotalsPerWorker(t *testing.T) {
     <workstage name="cleanup"><work type="cleanup" workers="1" config="cprefix=tot;containers=r(1,1);objects=r(1,99)" /></workstage>`)
 	for _, s := range cosStores(t) {
 		t.Run(s.name, func(t *testing.T) {
-			r, res := s.run(t, "totals", doc)
-			if r.code != 0 || res == nil {
-				t.Fatalf("exit %d:\n%s", r.code, r.stderr)
-			}
+			r, res := s.mustRun(t, "totals", doc)
 			if !strings.Contains(r.stderr, "totalOps=30 with 8 workers: each worker does 30/8 = 3 ops, as in COSBench, 24 in all") {
 				t.Errorf("no warning of the ops dropped:\n%s", r.stderr)
 			}
@@ -102,10 +99,7 @@ func TestCOSBenchHashCheckLayout(t *testing.T) {
       <operation type="write" ratio="20" config="cprefix=hc;containers=c(1);objects=u(9,10);sizes=c(2)KB;hashCheck=true" /></work></workstage>`)
 	for _, s := range cosStores(t) {
 		t.Run(s.name, func(t *testing.T) {
-			r, res := s.run(t, "hash", doc)
-			if r.code != 0 || res == nil {
-				t.Fatalf("exit %d:\n%s", r.code, r.stderr)
-			}
+			r, res := s.mustRun(t, "hash", doc)
 			if !strings.Contains(r.stderr, "config key hashcheck is not COSBench's hashCheck: COSBench's keys are case-sensitive, so it ignores hashcheck") {
 				t.Errorf("the lower-case key was not warned about:\n%s", r.stderr)
 			}
@@ -196,10 +190,7 @@ func TestCOSBenchHashCheckReadsOthersObjects(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			r, res := s.run(t, "others", doc, "--dataset", "others")
-			if r.code != 0 || res == nil {
-				t.Fatalf("exit %d:\n%s", r.code, r.stderr)
-			}
+			_, res := s.mustRun(t, "others", doc, "--dataset", "others")
 			var gets result.OpTotal
 			var notes string
 			for _, st := range res.Steps {
@@ -240,10 +231,7 @@ func TestCOSBenchDelayAndStageIDs(t *testing.T) {
 	for _, s := range cosStores(t) {
 		t.Run(s.name, func(t *testing.T) {
 			dir := t.TempDir()
-			r, res := s.run(t, "ids", doc, "--cosbench-csv", dir)
-			if r.code != 0 || res == nil {
-				t.Fatalf("exit %d:\n%s", r.code, r.stderr)
-			}
+			r, res := s.mustRun(t, "ids", doc, "--cosbench-csv", dir)
 			if !strings.Contains(r.stderr, `delay work in workstage "pause": COSBench fails this stage`) ||
 				!strings.Contains(r.stderr, `workstage "delay" runs only its closuredelay of 1s, as in COSBench: its main works are not run`) {
 				t.Errorf("warnings:\n%s", r.stderr)
@@ -291,10 +279,7 @@ func TestCOSBenchScaleAndCapRuntime(t *testing.T) {
       <operation type="read" config="cprefix=scl;containers=u(1,20);objects=u(1,10)" /></work></workstage>`)
 	for _, s := range cosStores(t) {
 		t.Run(s.name, func(t *testing.T) {
-			r, res := s.run(t, "scale", doc, "--scale", "0.1", "--cap-runtime", "2s")
-			if r.code != 0 || res == nil {
-				t.Fatalf("exit %d:\n%s", r.code, r.stderr)
-			}
+			r, res := s.mustRun(t, "scale", doc, "--scale", "0.1", "--cap-runtime", "2s")
 			if !strings.Contains(r.stderr, "a trial run (--cap-runtime 2s): every main stream runs at most 2s") {
 				t.Errorf("no warning of the trial run:\n%s", r.stderr)
 			}

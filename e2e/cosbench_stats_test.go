@@ -33,10 +33,7 @@ func TestCOSBenchRampsLeftOut(t *testing.T) {
 	for _, s := range cosStores(t) {
 		t.Run(s.name, func(t *testing.T) {
 			log := filepath.Join(t.TempDir(), "ops.jsonl")
-			r, res := s.run(t, "ramp", doc, "--op-log", log)
-			if r.code != 0 || res == nil {
-				t.Fatalf("exit %d:\n%s", r.code, r.stderr)
-			}
+			r, res := s.mustRun(t, "ramp", doc, "--op-log", log)
 			if !strings.Contains(r.stderr, "only the ops that start after its first 1 s and end before its last 1 s count in its statistics") {
 				t.Errorf("the warning:\n%s", r.stderr)
 			}
@@ -173,10 +170,7 @@ func TestCOSBenchSizesAndData(t *testing.T) {
 				if incompressible {
 					args = []string{"--incompressible"}
 				}
-				r, res := s.run(t, "sz", doc, args...)
-				if r.code != 0 || res == nil {
-					t.Fatalf("exit %d:\n%s", r.code, r.stderr)
-				}
+				_, res := s.mustRun(t, "sz", doc, args...)
 				if ops, ok, _ := mainOps(res, "GET"); ops != 100 || ok != 100 {
 					t.Errorf("%d verified GETs, %d ok", ops, ok)
 				}
