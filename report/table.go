@@ -148,13 +148,13 @@ func WriteRates(w io.Writer, r *result.Run) error {
 		return err
 	}
 	if short {
-		fmt.Fprintln(w, tooShortNote)
+		fmt.Fprintln(w, TooShortNote)
 	}
 	return nil
 }
 
-// tooShortNote explains a row without a rate.
-const tooShortNote = "too short to rate: no successful op ended inside the step's window (from the last worker's first op " +
+// TooShortNote explains a row without a rate ("too short to rate").
+const TooShortNote = "too short to rate: no successful op ended inside the step's window (from the last worker's first op " +
 	"to the first worker's last), so it has no rate; its ops and latencies still count (more ops or a longer --duration give one)"
 
 // TooShortToRate is whether an op's rates mean nothing: it succeeded, but

@@ -65,7 +65,7 @@ func WriteTargets(w io.Writer, runs []*result.Run) error {
 		return err
 	}
 	if short {
-		fmt.Fprintln(w, tooShortNote)
+		fmt.Fprintln(w, TooShortNote)
 	}
 	_, err := fmt.Fprintln(w, "SIZE is the mean object (KB, MB: powers of 1000); TIME is each step's wall time; KB/s (1 KB = 1000 B) and OPS/S are over its WINDOW, as in each target's table "+
 		"(ramp-up and ramp-down left out; with --fsync at-end the window ends when the final sync returns); latencies in ms")

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/objbench/objbench/report"
 	"github.com/objbench/objbench/result"
 )
 
@@ -16,6 +17,7 @@ func Mailbench(runs []*result.Run) (Table, error) {
 	type cell struct{ rate, p99 string }
 	byConc := map[int]map[string]cell{}
 	var ops []string
+	short := false
 	for _, r := range runs {
 		for i := range r.Steps {
 			st := &r.Steps[i]
@@ -27,7 +29,11 @@ func Mailbench(runs []*result.Run) (Table, error) {
 					if byConc[s.Concurrency] == nil {
 						byConc[s.Concurrency] = map[string]cell{}
 					}
-					byConc[s.Concurrency][op.Op] = cell{strconv.FormatFloat(op.OpsPerSec, 'f', 0, 64), ms(op.Latency.P99)}
+					rate := strconv.FormatFloat(op.OpsPerSec, 'f', 0, 64)
+					if report.TooShortToRate(op) {
+						rate, short = "too short", true
+					}
+					byConc[s.Concurrency][op.Op] = cell{rate, ms(op.Latency.P99)}
 					if !slices.Contains(ops, op.Op) {
 						ops = append(ops, op.Op)
 					}
@@ -58,6 +64,9 @@ func Mailbench(runs []*result.Run) (Table, error) {
 			row = append(row, x.rate, x.p99)
 		}
 		t.Rows = append(t.Rows, row)
+	}
+	if short {
+		t.Notes = append(t.Notes, report.TooShortNote)
 	}
 	return t, nil
 }

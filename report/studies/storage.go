@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/objbench/objbench/report"
 	"github.com/objbench/objbench/result"
 )
 
@@ -16,6 +17,7 @@ func StorageSystems(runs []*result.Run) (Table, error) {
 	t := Table{Title: "seed 002: tiny against large writes, by storage system, without and with fsync",
 		Columns: []string{"STORAGE", "FSYNC", "STEP", "SIZE", "FILES", "TIME (s)", "KB/s", "OPS/S", "P99 (ms)"},
 		Notes:   []string{"TIME is the step's wall time (the final sync included with fsync at-end); KB/s (1 KB = 1000 B) and OPS/S over its window, as objbench's own tables state them"}}
+	short := false
 	for _, r := range runs {
 		mode := fsyncOf(r)
 		for i := range r.Steps {
@@ -28,16 +30,21 @@ func StorageSystems(runs []*result.Run) (Table, error) {
 					if op.Op != "PUT" || op.OK == 0 {
 						continue
 					}
+					kbs, ops := strconv.FormatFloat(op.BytesPerSec/1000, 'f', 0, 64), strconv.FormatFloat(op.OpsPerSec, 'f', 1, 64)
+					if report.TooShortToRate(op) {
+						kbs, ops, short = "too short", "to rate", true
+					}
 					t.Rows = append(t.Rows, []string{r.Target.Label(), mode, st.Stage, decimal(float64(op.Bytes) / float64(op.OK)),
-						strconv.FormatInt(op.OK, 10), fmt.Sprintf("%.3f", st.Elapsed.Seconds()),
-						strconv.FormatFloat(op.BytesPerSec/1000, 'f', 0, 64), strconv.FormatFloat(op.OpsPerSec, 'f', 1, 64),
-						ms(op.Latency.P99)})
+						strconv.FormatInt(op.OK, 10), fmt.Sprintf("%.3f", st.Elapsed.Seconds()), kbs, ops, ms(op.Latency.P99)})
 				}
 			}
 		}
 	}
 	if len(t.Rows) == 0 {
 		return t, fmt.Errorf("no main-stage PUT in these result files")
+	}
+	if short {
+		t.Notes = append(t.Notes, report.TooShortNote)
 	}
 	return t, nil
 }
