@@ -200,11 +200,11 @@ func TestStudiesAtSmallScale(t *testing.T) {
 			if stream != "" {
 				fields = []string{kind, stream, op}
 			}
-			cells := rowOf(rep, fields...)
+			cells := rowOf(unshort(rep), fields...)
 			if cells == nil {
 				t.Fatalf("no %v row in:\n%s", fields, rep)
 			}
-			if tp := strings.TrimSuffix(tab.Column("Throughput")[i], " op/s"); !same(tp, cells[1]) {
+			if tp := unshort(strings.TrimSuffix(tab.Column("Throughput")[i], " op/s")); !same(tp, cells[1]) {
 				t.Errorf("%s %s: Throughput %s, the merged table says %s ops/s", stage, op, tp, cells[1])
 			}
 		}

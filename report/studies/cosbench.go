@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/objbench/objbench/report"
 	"github.com/objbench/objbench/result"
 )
 
@@ -19,6 +20,7 @@ func COSBench(r *result.Run) (Table, error) {
 	if r.Workers != nil {
 		t.Title += fmt.Sprintf(" (%d drivers merged)", len(r.Workers.Parts))
 	}
+	short := false
 	for i := range r.Steps {
 		st := &r.Steps[i]
 		for _, s := range st.Streams {
@@ -31,10 +33,12 @@ func COSBench(r *result.Run) (Table, error) {
 				if op.Ops > 0 {
 					succ = strconv.FormatFloat(100*float64(op.OK)/float64(op.Ops), 'f', 2, 64) + "%"
 				}
+				tp, bw := strconv.FormatFloat(op.OpsPerSec, 'f', 2, 64)+" op/s", strconv.FormatFloat(op.BytesPerSec/1e6, 'f', 2, 64)+" MB/S"
+				if report.TooShortToRate(op) {
+					tp, bw, short = "too short", "to rate", true
+				}
 				t.Rows = append(t.Rows, []string{st.Stage + stream(st, s), cosOp(op.Op), strconv.FormatInt(op.Ops, 10),
-					strconv.FormatInt(op.Bytes, 10), strconv.FormatFloat(op.Latency.Avg/1000, 'f', 2, 64) + " ms", proc,
-					strconv.FormatFloat(op.OpsPerSec, 'f', 2, 64) + " op/s",
-					strconv.FormatFloat(op.BytesPerSec/1e6, 'f', 2, 64) + " MB/S", succ})
+					strconv.FormatInt(op.Bytes, 10), strconv.FormatFloat(op.Latency.Avg/1000, 'f', 2, 64) + " ms", proc, tp, bw, succ})
 			}
 		}
 	}
@@ -42,6 +46,9 @@ func COSBench(r *result.Run) (Table, error) {
 		return t, fmt.Errorf("no ops in this result file")
 	}
 	t.Notes = []string{"Avg-ResTime: the whole op; Avg-ProcTime: to the first byte of the answer; Throughput and Bandwidth over each step's window (1 MB = 1000^2 B)"}
+	if short {
+		t.Notes = append(t.Notes, report.TooShortNote)
+	}
 	return t, nil
 }
 
