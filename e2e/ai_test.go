@@ -77,8 +77,15 @@ func TestAITrainOnTheEmbeddedServer(t *testing.T) {
 	// A worker's dry run, as objbench run's, needs no run id.
 	dry = objbench(t, dir, nil, "ai", "train", "--model", "unet3d", "--accelerators", "8", "--dry-run", "--worker", "1/2",
 		"--endpoint-url", "http://127.0.0.1:1", "--bucket", "b").mustSucceed(t)
-	if !strings.Contains(dry.stdout, "8 accelerators x 3 steps x 7 samples = 168 GETs") {
-		t.Errorf("worker 1/2, dry run:\n%s", dry.stdout)
+	if !strings.Contains(dry.stdout, "8 accelerators x 3 steps x 7 samples = 168 GETs") ||
+		!strings.Contains(dry.stdout, "this process is worker 1/2: accelerators 4-7 (4 of 8), 84 of the 168 reads of each epoch") {
+		t.Errorf("worker 1/2, dry run: want the run's plan and this worker's share:\n%s", dry.stdout)
+	}
+	// A worker with no accelerator would run nothing: refused, by every rank.
+	idle := objbench(t, dir, nil, "ai", "train", "--model", "unet3d", "--accelerators", "1", "--dry-run", "--worker", "0/2",
+		"--endpoint-url", "http://127.0.0.1:1", "--bucket", "b")
+	if idle.code != 2 || !strings.Contains(idle.stderr, "accelerators 1 over 2 workers: worker 1 would have none to run") || idle.stdout != "" {
+		t.Errorf("1 accelerator over 2 workers: exit %d\n%s%s", idle.code, idle.stdout, idle.stderr)
 	}
 	// MLPerf Storage v3.0's b200 files: unet3d's 7200 files, 1024 batches
 	// of 7 for 8 accelerators (128 steps each); dlrm's parquet files, 968

@@ -69,6 +69,7 @@ func (c *CheckpointConfig) normalize() error {
 	if c.Ranks < 1 {
 		errs = append(errs, fmt.Errorf("ranks %d: want at least 1", c.Ranks))
 	}
+	errs = append(errs, splitCheck(c.Worker, "rank", c.Ranks))
 	if !(c.Scale > 0 && c.Scale <= 1) {
 		errs = append(errs, fmt.Errorf("scale %v: want a factor above 0, at most 1", c.Scale))
 	}
@@ -171,6 +172,13 @@ func Checkpoints(c CheckpointConfig) (*Plan, error) {
 	p.Spec.Stages = append(p.Spec.Stages, workload.Stage{Name: "cleanup", Kind: workload.KindCleanup,
 		Streams: []workload.Stream{{Name: "cleanup", Concurrency: []int{min(c.Ranks, 64)}, Objects: workload.KeySpace{Prefix: "checkpoints/"}}}})
 	planLines(p, c, l)
+	var objects, bytes int64
+	for _, rank := range l.ranks[lo:hi] {
+		for _, o := range rank {
+			objects, bytes = objects+1, bytes+o.Size
+		}
+	}
+	p.share(c.Worker, "", "rank", lo, hi, int64(c.Ranks), ", %d of each checkpoint's %d objects (%s)", objects, l.objects, sizeText(bytes))
 	return p, nil
 }
 

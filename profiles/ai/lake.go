@@ -134,6 +134,9 @@ func Lake(c LakeConfig) (*Plan, error) {
 	if c.Dataset != "" && !workload.ValidDatasetName(c.Dataset) {
 		errs = append(errs, fmt.Errorf("data set name %q: want 1 to 64 letters, digits, '.', '_' or '-'", c.Dataset))
 	}
+	if c.Queries >= 1 {
+		errs = append(errs, splitCheck(c.Worker, "query", c.Queries))
+	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
@@ -159,6 +162,7 @@ func Lake(c LakeConfig) (*Plan, error) {
 			}}
 		})
 		p.line("generate: %d PUTs (%s)", l.Files, sizeText(int64(l.Files)*l.FileBytes()))
+		p.share(c.Worker, "generates ", "file", lo, hi, int64(l.Files), "")
 	} else {
 		last := l.Files - 1
 		p.Check = checkObjects(workload.DatasetNamespace(name), "data set "+name, []loadgen.ScriptOp{
@@ -176,6 +180,7 @@ func Lake(c LakeConfig) (*Plan, error) {
 	p.line("%d queries, each over %d files, %d at once: per file the 8-byte tail, the footer, then %d row groups x %d projected columns: %d ranged GETs, %s of %s stored",
 		c.Queries, c.FilesPerQuery, c.Concurrency, l.RowGroups, l.Projected, len(per), sizeText(readBytes), sizeText(l.FileBytes()))
 	p.line("in all: %d ranged GETs, %s read", reqs, sizeText(readBytes*int64(c.Queries)*int64(c.FilesPerQuery)))
+	p.share(c.Worker, "", "query", qlo, qhi, int64(c.Queries), ", %d of the %d ranged GETs", (qhi-qlo)*int64(c.FilesPerQuery)*int64(len(per)), reqs)
 	return p, nil
 }
 

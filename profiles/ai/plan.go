@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/objbench/objbench/distributed"
 	"github.com/objbench/objbench/loadgen"
 	"github.com/objbench/objbench/result"
 	"github.com/objbench/objbench/storage"
@@ -38,6 +39,36 @@ func (p *Plan) script(stage, stream string, make func(step int) loadgen.Script) 
 }
 
 func (p *Plan) line(format string, a ...any) { p.Lines = append(p.Lines, fmt.Sprintf(format, a...)) }
+
+// share says what this process runs of a run split across processes:
+// its part [lo, hi) of the n units (accelerator, rank, query: a noun in
+// the singular, after verb) the run is split by, then what that holds. A
+// run in one process says nothing.
+func (p *Plan) share(w distributed.Worker, verb, unit string, lo, hi, n int64, holds string, a ...any) {
+	if w.Solo() {
+		return
+	}
+	part := fmt.Sprintf("%s %d", unit, lo)
+	if hi-lo > 1 {
+		part = fmt.Sprintf("%s %d-%d", plural(unit), lo, hi-1)
+	}
+	p.line("this process is worker %v: %s%s (%d of %d)%s", w, verb, part, hi-lo, n, fmt.Sprintf(holds, a...))
+}
+
+// splitCheck refuses a split in which a worker would have none of the n
+// units the run is split by: it would run nothing while the merge counted
+// it among the workers that ran.
+func splitCheck(w distributed.Worker, unit string, n int) error {
+	if w.Solo() || n < 1 || n >= w.N() {
+		return nil
+	}
+	idle := fmt.Sprintf("workers %d to %d", n, w.N()-1)
+	if n == w.N()-1 {
+		idle = fmt.Sprintf("worker %d", n)
+	}
+	return fmt.Errorf("%s %d over %d workers: %s would have none to run; give at least %d %s or at most %s",
+		plural(unit), n, w.N(), idle, w.N(), plural(unit), nOf(int64(n), "worker"))
+}
 
 // Scripts gives the script of stream sp of stage st at step i, nil for
 // the spec's ordinary streams (cleanup).

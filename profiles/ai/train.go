@@ -3,6 +3,7 @@ package ai
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/objbench/objbench/distributed"
@@ -102,6 +103,9 @@ func (c *TrainConfig) check() error {
 	if c.FindMax == nil && c.Accelerators < 1 {
 		bad("accelerators %d: want at least 1", c.Accelerators)
 	}
+	if c.FindMax == nil {
+		errs = append(errs, splitCheck(c.Worker, "accelerator", c.Accelerators))
+	}
 	return errors.Join(errs...)
 }
 
@@ -155,8 +159,8 @@ func Train(c TrainConfig) (*Plan, error) {
 	case ds.SamplesPerFile > 1:
 		stream.Size, stream.RangeSize = ds.FileBytes(), ds.RecordBytes
 	}
-	p.line("each accelerator: %d read threads, %d batches asked for ahead, batches of %d samples, %v of computation a batch; AU target %.0f%% (%s)",
-		w.ReadThreads, w.Depth(), w.BatchSize, w.Compute, 100*w.AUTarget, w.Source)
+	p.line("each accelerator: %d read threads, %d batches asked for ahead, batches of %s, %v of computation a batch; AU target %.0f%% (%s)",
+		w.ReadThreads, w.Depth(), nOf(int64(w.BatchSize), "sample"), w.Compute, 100*w.AUTarget, w.Source)
 	if c.FindMax != nil {
 		planSearch(p, c, ds, stream)
 		return p, nil
@@ -179,6 +183,7 @@ func planGenerate(p *Plan, c TrainConfig, ds Dataset) {
 		return &writeScript{n: hi - lo, op: func(i int64) loadgen.ScriptOp { return ds.Write(lo + i) }, issuers: max(local, 1), what: "generate"}
 	})
 	p.line("generate: %d PUTs of the files (%s), streamed from the payload generator, %d at once", ds.Files, sizeText(ds.Bytes()), workers)
+	p.share(c.Worker, "generates ", "file", lo, hi, ds.Files, "")
 }
 
 func planEpochs(p *Plan, c TrainConfig, ds Dataset, stream workload.Stream) {
@@ -216,8 +221,13 @@ func planEpochs(p *Plan, c TrainConfig, ds Dataset, stream workload.Stream) {
 		p.line("%s, each: %s x %d steps x %d samples = %d %s (%s); %s %d",
 			nOf(int64(c.Epochs), "epoch"), nOf(int64(c.Accelerators), "accelerator"), steps, w.BatchSize, reads, req, sizeText(readBytes(ds, reads)), order, c.Seed)
 	}
+	if ds.pq != nil {
+		p.share(c.Worker, "", "accelerator", lo, hi, int64(c.Accelerators), ": their shards of each epoch's row groups")
+	} else {
+		p.share(c.Worker, "", "accelerator", lo, hi, int64(c.Accelerators), ", %d of the %d reads of each epoch", (hi-lo)*steps*int64(w.BatchSize), reads)
+	}
 	if left := ds.Samples() - reads; left > 0 {
-		p.line("each epoch leaves %d samples out: the accelerators' shards hold whole batches only", left)
+		p.line("each epoch leaves %s out: the accelerators' shards hold whole batches only", nOf(left, "sample"))
 	}
 }
 
@@ -269,5 +279,14 @@ func nOf(n int64, noun string) string {
 	if n == 1 {
 		return fmt.Sprintf("1 %s", noun)
 	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	return fmt.Sprintf("%d %s", n, plural(noun))
+}
+
+// plural is an English noun's plural: query, queries; day, days; file,
+// files.
+func plural(noun string) string {
+	if base, ok := strings.CutSuffix(noun, "y"); ok && base != "" && !strings.ContainsRune("aeiou", rune(base[len(base)-1])) {
+		return base + "ies"
+	}
+	return noun + "s"
 }
