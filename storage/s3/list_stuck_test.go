@@ -56,3 +56,26 @@ func TestListingThatDoesNotAdvanceStops(t *testing.T) {
 		})
 	}
 }
+
+// A version listing whose next key marker does not decode (encoding-type
+// url, "%zz") stops with an error naming it after that page, rather than
+// going on from a marker it made up.
+func TestVersionListingWithAnUndecodableMarkerStops(t *testing.T) {
+	var pages atomic.Int64
+	srv := startServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		pages.Add(1)
+		w.Header().Set("Content-Type", "application/xml")
+		_, _ = w.Write([]byte(`<?xml version="1.0" encoding="UTF-8"?><ListVersionsResult><EncodingType>url</EncodingType>` +
+			`<IsTruncated>true</IsTruncated><NextKeyMarker>p%2Fz%zz</NextKeyMarker><NextVersionIdMarker>v2</NextVersionIdMarker>` +
+			`<Version><Key>p%2Fa</Key><VersionId>v1</VersionId><IsLatest>true</IsLatest><Size>1</Size></Version></ListVersionsResult>`))
+	}))
+	st := newStore(t, srv.URL)
+	var keys []string
+	err := st.ListVersions(context.Background(), "p/", func(v storage.ObjectVersion) error {
+		keys = append(keys, v.Key)
+		return nil
+	})
+	if err == nil || !strings.Contains(err.Error(), "next key marker") || pages.Load() != 1 || len(keys) != 1 || keys[0] != "p/a" {
+		t.Fatalf("ListVersions = %v after %d pages, keys %v; want an error on the next key marker after page 1, with p/a", err, pages.Load(), keys)
+	}
+}

@@ -113,7 +113,9 @@ func (s *Store) ListVersions(ctx context.Context, prefix string, fn func(storage
 		}
 		next := page.NextKeyMarker
 		if strings.EqualFold(page.EncodingType, "url") {
-			next, _ = url.QueryUnescape(next)
+			if next, err = url.QueryUnescape(next); err != nil {
+				return opError("list-versions", prefix, fmt.Errorf("next key marker: %w", err))
+			}
 		}
 		if next < keyMarker || next == keyMarker && page.NextVersionIDMarker == versionMarker {
 			return opError("list-versions", prefix, &storage.ListingStuckError{Prefix: prefix, Pages: pages,
