@@ -89,14 +89,7 @@ func (rs *runStores) every() []storage.Store {
 func (rs *runStores) connections() (c storage.ConnStats, ok bool) {
 	for _, s := range rs.every() {
 		if cc, is := s.(storage.ConnCounter); is {
-			n := cc.Connections()
-			c.Requests += n.Requests
-			c.Opened += n.Opened
-			c.Reused += n.Reused
-			c.ServerClosed += n.ServerClosed
-			c.TLSHandshakes += n.TLSHandshakes
-			c.TLSResumed += n.TLSResumed
-			ok = true
+			c, ok = c.Plus(cc.Connections()), true
 		}
 	}
 	return c, ok

@@ -40,7 +40,8 @@ func (p *OpPhases) Histogram(i int) (*hdr.Histogram, error) {
 // Connections counts a network store's connections during one step
 // (storage.ConnStats): requests sent, TCP connections opened, requests
 // sent on a connection an earlier request used, connections the server
-// closed, TLS handshakes and those that resumed a session.
+// closed, TLS handshakes and those that resumed a session. Its fields are
+// storage.ConnStats's, in order, so each converts to the other.
 type Connections struct {
 	Requests      uint64 `json:"requests"`
 	Opened        uint64 `json:"opened"`
@@ -53,9 +54,8 @@ type Connections struct {
 // ConnectionsSince is what happened to a store's connections between
 // two of its counts, c0 then c1 (storage.ConnCounter.Connections).
 func ConnectionsSince(c0, c1 storage.ConnStats) *Connections {
-	return &Connections{Requests: c1.Requests - c0.Requests, Opened: c1.Opened - c0.Opened, Reused: c1.Reused - c0.Reused,
-		ServerClosed: c1.ServerClosed - c0.ServerClosed, TLSHandshakes: c1.TLSHandshakes - c0.TLSHandshakes,
-		TLSResumed: c1.TLSResumed - c0.TLSResumed}
+	d := Connections(c1.Minus(c0))
+	return &d
 }
 
 // Add sums c and d.
@@ -67,12 +67,7 @@ func (c *Connections) Add(d *Connections) *Connections {
 		cp := *d
 		return &cp
 	}
-	c.Requests += d.Requests
-	c.Opened += d.Opened
-	c.Reused += d.Reused
-	c.ServerClosed += d.ServerClosed
-	c.TLSHandshakes += d.TLSHandshakes
-	c.TLSResumed += d.TLSResumed
+	*c = Connections(storage.ConnStats(*c).Plus(storage.ConnStats(*d)))
 	return c
 }
 

@@ -60,6 +60,19 @@ type ConnStats struct {
 	TLSResumed    uint64 // handshakes that resumed a session
 }
 
+// Plus is c and d summed, count by count (the stores of one run).
+func (c ConnStats) Plus(d ConnStats) ConnStats {
+	return ConnStats{Requests: c.Requests + d.Requests, Opened: c.Opened + d.Opened, Reused: c.Reused + d.Reused,
+		ServerClosed: c.ServerClosed + d.ServerClosed, TLSHandshakes: c.TLSHandshakes + d.TLSHandshakes, TLSResumed: c.TLSResumed + d.TLSResumed}
+}
+
+// Minus is c less d, count by count: what happened since d, when c was
+// counted after it.
+func (c ConnStats) Minus(d ConnStats) ConnStats {
+	return ConnStats{Requests: c.Requests - d.Requests, Opened: c.Opened - d.Opened, Reused: c.Reused - d.Reused,
+		ServerClosed: c.ServerClosed - d.ServerClosed, TLSHandshakes: c.TLSHandshakes - d.TLSHandshakes, TLSResumed: c.TLSResumed - d.TLSResumed}
+}
+
 // ConnCounter is implemented by network stores that count transport connections.
 type ConnCounter interface {
 	// ConnStats returns how many connections were dialed and how many
